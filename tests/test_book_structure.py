@@ -1,0 +1,83 @@
+"""The book's structure: every notebook listed, executed, linked to one repository, accessible."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+NOTEBOOKS = sorted(p for p in BOOK.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+CHAPTERS = [p for p in NOTEBOOKS if re.match(r"\d\d_", p.name)]
+
+
+def toc_files():
+    text = (ROOT / "_toc.yml").read_text()
+    return set(re.findall(r"(?:root|file):\s*(\S+)", text))
+
+
+def repository_url():
+    match = re.search(r"^repository:\s*\n\s+url:\s*(\S+)", (ROOT / "_config.yml").read_text(), re.M)
+    assert match, "_config.yml has no repository.url"
+    return match.group(1)
+
+
+def load(path):
+    return json.loads(path.read_text())
+
+
+def test_every_page_is_in_the_toc_and_every_toc_entry_exists():
+    listed = toc_files()
+    pages = {str(p.relative_to(ROOT).with_suffix("")) for p in BOOK.rglob("*")
+             if p.suffix in {".ipynb", ".md"} and ".ipynb_checkpoints" not in p.parts}
+    assert pages == listed
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_committed_executed_without_errors(path):
+    cells = [c for c in load(path)["cells"] if c["cell_type"] == "code"]
+    counts = [c["execution_count"] for c in cells]
+    assert None not in counts, f"{path.name}: cells saved without running: re-run tools/execute_notebooks.py"
+    assert counts == list(range(1, len(cells) + 1)), f"{path.name}: not run top to bottom in one fresh kernel"
+    errors = [o for c in cells for o in c.get("outputs", []) if o["output_type"] == "error"]
+    assert not errors
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_install_cell_points_at_the_configured_repository(path):
+    # Colab users get the library from the repository named once in _config.yml.
+    sources = ["".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "code"]
+    installs = [s for s in sources if "%pip install" in s]
+    assert installs, f"{path.name} lacks the Colab install cell"
+    assert all(repository_url() in s for s in installs)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_has_objectives_exercises_solutions_and_citations(path):
+    markdown = "\n".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
+    assert "Learning objectives" in markdown
+    exercises = re.findall(r"```\{exercise\}", markdown)
+    solutions = re.findall(r"```\{solution-start\}[^\n]*\n:class: dropdown", markdown)
+    assert len(exercises) >= 3 and len(solutions) == len(exercises)
+    assert "{cite" in markdown
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_has_alt_text(path):
+    for cell in load(path)["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        has_image = any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
+        if has_image:
+            alt = cell["metadata"].get("mystnb", {}).get("image", {}).get("alt", "")
+            assert len(alt) > 20, f"{path.name}: a figure without alt text:\n{''.join(cell['source'])[:200]}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_live_panels_and_only_they_skip_output_comparison(path):
+    for cell in load(path)["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        shows_widget = any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                           for o in cell.get("outputs", []))
+        assert ("nbval-ignore-output" in tags) == shows_widget, "".join(cell["source"])[:200]

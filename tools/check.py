@@ -1,0 +1,73 @@
+"""Run every test of the project, as CI does.
+
+Steps, in order (each one runs even if an earlier one failed, so one run shows
+every failure; the exit status is non-zero if any failed):
+
+1. pytest: unit, property and published-value tests, and the library's doctests;
+2. nbval in strict mode on every notebook under book/;
+3. the Jupyter Book build from a clean _build, warnings as errors;
+4. browser tests on the built book and in JupyterLab (tests/browser).
+
+Usage (from the repository root, inside the environment the README sets up)::
+
+    python tools/check.py            # everything
+    python tools/check.py --fast     # steps 1 and 2 only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+
+def steps(build_dir: Path):
+    browser = ROOT / "tests" / "browser"
+    return [
+        ("unit, property and published-value tests",
+         [PY, "-m", "pytest", "tests", "interconnect_lab", f"--ignore={browser}", "-q"]),
+        ("notebooks (nbval, strict)",
+         [PY, "-m", "pytest", "--nbval", "--nbval-sanitize-with", "tests/nbval_sanitize.cfg",
+          "book", "-q"]),
+        ("book build (clean, -W -n --keep-going)",
+         [str(Path(PY).parent / "jupyter-book"), "build", ".", "--path-output", str(build_dir),
+          "-W", "-n", "--keep-going"]),
+        ("browser tests", [PY, "-m", "pytest", str(browser), "-q"]) if browser.exists() else None,
+    ]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fast", action="store_true", help="only the pytest and nbval steps")
+    args = parser.parse_args(argv)
+    os.chdir(ROOT)
+    # The book lands in <build_dir>/_build/html; the browser tests read BOOK_BUILD_DIR.
+    build_dir = Path(os.environ.setdefault("BOOK_BUILD_DIR", str(ROOT))).resolve()
+    results = []
+    started_all = time.perf_counter()
+    for step in steps(build_dir)[: 2 if args.fast else None]:
+        if step is None:
+            continue
+        name, command = step
+        if name.startswith("book build"):
+            shutil.rmtree(build_dir / "_build", ignore_errors=True)
+        print(f"\n=== {name}\n$ {' '.join(command)}", flush=True)
+        started = time.perf_counter()
+        code = subprocess.call(command, cwd=ROOT)
+        results.append((name, code, time.perf_counter() - started))
+    print("\n=== summary")
+    for name, code, elapsed in results:
+        print(f"{'PASS' if code == 0 else 'FAIL'}  {elapsed:7.1f} s  {name}")
+    print(f"total {time.perf_counter() - started_all:.1f} s")
+    return 0 if all(code == 0 for _, code, _ in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
