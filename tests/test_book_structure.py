@@ -75,6 +75,16 @@ def test_every_figure_has_alt_text(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_figures_are_rendered_not_printed(path):
+    # A figure shown without an image formatter prints "<Figure size ...>" instead.
+    for cell in load(path)["cells"]:
+        for output in cell.get("outputs", []):
+            text = "".join(output.get("data", {}).get("text/plain", ""))
+            assert not (text.startswith("<Figure size") and "image/png" not in output.get("data", {})), \
+                f"{path.name}: figure printed as text; is '%matplotlib inline' in the setup cell?"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_live_panels_and_only_they_skip_output_comparison(path):
     for cell in load(path)["cells"]:
         tags = cell.get("metadata", {}).get("tags", [])

@@ -9,14 +9,6 @@ from interconnect_lab import catalog
 from interconnect_lab.widgets import StepTimePanel
 
 
-def figure_bytes(panel):
-    import io
-
-    buffer = io.BytesIO()
-    panel.figure.savefig(buffer, format="png")
-    return buffer.getvalue()
-
-
 def test_initial_state_matches_the_model():
     panel = StepTimePanel(compute_s=0.6, communication_s=0.4, overlap_fraction=0.0)
     step, peak, efficiency = panel.result
@@ -31,8 +23,8 @@ def test_initial_state_matches_the_model():
 ])
 def test_every_control_changes_the_output(control, value):
     panel = StepTimePanel()
-    readout, image = panel.readout.value, figure_bytes(panel)
+    readout, image = panel.readout.value, panel.png()
     panel.controls[control].value = value
     assert panel.readout.value != readout
     if control != "gpu":  # the GPU's peak changes the delivered FLOP/s, not the timeline
-        assert figure_bytes(panel) != image
+        assert panel.png() != image

@@ -8,8 +8,10 @@ figure. Panels hold no model logic of their own.
 
 from __future__ import annotations
 
+import io
+
 import ipywidgets as widgets
-from IPython.display import clear_output, display
+from IPython.display import Image, clear_output, display
 
 from ..plotting.style import new_figure
 
@@ -73,7 +75,13 @@ class Panel:
         self.draw(self.result)
         with self.output:
             clear_output(wait=True)
-            display(self.figure)
+            display(Image(data=self.png(), format="png"))
+
+    def png(self) -> bytes:
+        """The figure as PNG bytes (independent of the notebook's matplotlib backend)."""
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png")
+        return buffer.getvalue()
 
     def _on_change(self, change):
         self.update()
