@@ -124,3 +124,90 @@ PALM = Source(
     url="https://arxiv.org/abs/2204.02311",
     note="Appendix B defines model FLOPs utilization (MFU)",
 )
+
+
+# Hardware catalog: vendor pages, standards and papers used by several entries ------
+
+NVIDIA_NVLINK = Source(
+    title="NVIDIA, NVLink and NVLink Switch (fifth-generation NVLink page)",
+    year=2024,
+    url="https://www.nvidia.com/en-au/data-center/nvlink/",
+    note=("Blackwell GPU: 18 NVLink connections of 100 GB/s, 1.8 TB/s bidirectional, "
+          "'over 14X the bandwidth of PCIe Gen5'; NVLink Switch: 144 NVLink ports, 14.4 TB/s "
+          "non-blocking; '130TB/s of GPU bandwidth in one NVL72'"),
+)
+
+NVIDIA_NVSWITCH3_BLOG = Source(
+    title=("NVIDIA Technical Blog, Upgrading Multi-GPU Interconnectivity with the "
+           "Third-Generation NVIDIA NVSwitch"),
+    year=2022,
+    url=("https://developer.nvidia.com/blog/upgrading-multi-gpu-interconnectivity-with-the-"
+         "third-generation-nvidia-nvswitch/"),
+    note="third-generation NVSwitch: NVLink 4, SHARP in-network reductions, 4 chips per DGX H100",
+)
+
+NVIDIA_NVLINK_HEALTH_CHECKS = Source(
+    title="NVIDIA Health Validation reference: NVLink checks",
+    year=2025,
+    url="https://docs.nvidia.com/health-validation/reference/checks/nvlink",
+    note=("expected per-link NVLink speed as nvidia-smi reports it: H100 26,562 MB/s, "
+          "GB200 53,125 MB/s (signalling rate of one link, one direction)"),
+)
+
+NVIDIA_SUPERPOD_GB200_NETWORK = Source(
+    title="NVIDIA DGX SuperPOD reference architecture (GB200): network fabrics",
+    year=2024,
+    url=("https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-"
+         "gb200/latest/network-fabrics.html"),
+    note=("18 compute trays and 9 NVLink switch trays per rack, 2 NVLink switch chips per tray; "
+          "each GPU has one link to each of the 18 switch chips"),
+)
+
+NVIDIA_SUPERPOD_H100_COMPONENTS = Source(
+    title="NVIDIA DGX SuperPOD reference architecture (H100): components",
+    year=2023,
+    url=("https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-"
+         "h100/latest/dgx-superpod-components.html"),
+    note="DGX H100: 8 H100 GPUs, 8 ConnectX-7 adapters at 400 Gb/s for the compute fabric",
+)
+
+GLENN_NVLINK = Source(
+    title="G. K. Lockwood, NVLink (digital garden)",
+    year=2025,
+    url="https://glennklockwood.com/garden/NVLink",
+    note=("secondary: H100 has 18 NVLinks split 5+5+4+4 over 4 NVSwitches; NVLink 5 switch "
+          "chips have 72 ports"),
+)
+
+INFINIBAND_JP_SPEEDS = Source(
+    title="infiniband.jp, InfiniBand 規格 (InfiniBand generations: signalling, encoding, data rate)",
+    year=2022,
+    url="https://infiniband.jp/2022/06/01/infiband-%E8%A6%8F%E6%A0%BC/",
+    note="secondary: lane signalling rates and encodings per InfiniBand generation",
+)
+
+WIKIPEDIA_PCIE = Source(
+    title="Wikipedia, PCI Express (table of versions: transfer rate, encoding, throughput)",
+    year=2025,
+    url="https://en.wikipedia.org/wiki/PCI_Express",
+    note=("secondary: specification years 3.0 (2010), 4.0 (2017), 5.0 (2019), 6.0 (2022); "
+          "8/16/32 GT/s with 128b/130b, 64 GT/s PAM4 with 256-byte FLITs"),
+)
+
+GLENN_PCIE_GEN6 = Source(
+    title="G. K. Lockwood, PCIe Gen6 (digital garden)",
+    year=2025,
+    url="https://glennklockwood.com/garden/PCIe-Gen6",
+    note=("secondary: 64 GT/s x16 is 128 GB/s per direction raw; each 256-byte FLIT carries "
+          "236 B of TLP payload, 6 B of data-link payload, 8 B of CRC and 6 B of FEC"),
+)
+
+POND = Source(
+    title=("H. Li et al., Pond: CXL-Based Memory Pooling Systems for Cloud Platforms, "
+           "ASPLOS 2023"),
+    year=2023,
+    doi="10.1145/3575693.3578835",
+    note=("arXiv:2203.00241. 'CXL will add 70-90ns to access latencies over same-NUMA-node DRAM "
+          "with a pool size of 8-16 sockets'; Fig. 4 testbeds measured local DRAM at 78 ns and "
+          "115 ns"),
+)
