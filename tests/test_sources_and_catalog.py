@@ -49,7 +49,7 @@ def test_what_if_variant_is_validated():
 
 
 def test_unknown_name_lists_valid_names():
-    with pytest.raises(ValueError, match=r"unknown GPU 'H1000'.*'H100 SXM'"):
+    with pytest.raises(ValueError, match=r"unknown GPU name 'H1000'.*'H100 SXM'"):
         catalog.gpu("H1000")
 
 
