@@ -1,0 +1,74 @@
+"""The Panel machinery, for every panel the library exports.
+
+A panel with a ``redraw`` fast path must show what a full ``draw`` would; the
+Output widget must hold the figure as last rendered.
+"""
+
+import base64
+import inspect
+import io
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+import numpy as np
+from PIL import Image
+
+from interconnect_lab import widgets as panels
+from interconnect_lab.widgets import Panel
+
+PANELS = [obj for name in panels.__all__
+          if inspect.isclass(obj := getattr(panels, name)) and issubclass(obj, Panel) and obj is not Panel]
+
+
+def pixels(png):
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
+def other_value(control):
+    """A valid value of ``control`` different from its current one."""
+    if hasattr(control, "options"):
+        values = [v[1] if isinstance(v, tuple) else v for v in control.options]
+        return next(v for v in values if v != control.value)
+    step = control.step or (control.max - control.min) / 10
+    return control.value + step if control.value + step <= control.max else control.value - step
+
+
+def test_the_library_exports_panels():
+    assert PANELS
+
+
+@pytest.mark.parametrize("cls", PANELS, ids=lambda c: c.__name__)
+def test_fast_redraw_shows_what_a_full_draw_shows(cls):
+    panel = cls()
+    for control in panel.controls.values():
+        control.value = other_value(control)
+    fast = panel.png()
+    panel._drawn = False  # force the figure to be cleared and drawn from scratch
+    panel.update()
+    full = panel.png()
+    a, b = pixels(fast), pixels(full)
+    assert a.shape == b.shape
+    differing = (np.abs(a - b).max(axis=-1) > 32).mean()
+    # Redrawn artists go on top of the grid: a few pixels may differ, no more.
+    assert differing < 0.005, f"{cls.__name__}: {differing:.2%} of the pixels differ from a full draw"
+
+
+@pytest.mark.parametrize("cls", PANELS, ids=lambda c: c.__name__)
+def test_output_widget_holds_the_current_figure(cls):
+    panel = cls()
+    for control in panel.controls.values():
+        before = panel.png()
+        control.value = other_value(control)
+        (output,) = panel.output.outputs
+        assert base64.b64decode(output["data"]["image/png"]) == panel.png()
+        assert panel.png() is panel.png()  # cached until the figure changes
+    assert before is not None
+
+
+def test_png_follows_changes_made_outside_update():
+    panel = PANELS[0]()
+    before = panel.png()
+    panel.figure.axes[0].set_xlabel("something else")
+    assert panel.png() != before
