@@ -21,6 +21,13 @@ def test_catalog_is_not_empty():
     assert len(list(all_entries())) >= 2
 
 
+def test_source_check_covers_every_table():
+    tables = {name for name in dir(catalog) if name.isupper() and hasattr(getattr(catalog, name), "values")}
+    assert {"GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS"} <= tables
+    kinds = {type(entry).__name__ for entry in all_entries()}
+    assert kinds == {"GPU", "Link", "Switch", "NIC", "System", "MemoryTier"}
+
+
 @pytest.mark.parametrize("entry", list(all_entries()), ids=lambda e: e.name)
 def test_every_entry_has_a_checkable_source(entry):
     assert entry.sources, f"{entry.name} has no source"
