@@ -941,8 +941,10 @@ SWITCHES = _table([
                         year=2018,
                         url="https://docs.nvidia.com/networking/display/QM87XX/Document+Revision+History",
                         note="initial release Nov 2018"),
-                 Source(title="IT4Innovations documentation, Karolina: Network", year=2021,
-                        url="https://docs.it4i.cz/karolina/network/",
+                 Source(title="IT4Innovations documentation (CESNET/eInfra-docs), Karolina: Network",
+                        year=2021,
+                        url=("https://github.com/CESNET/eInfra-docs/blob/065afc086d242746d9455e82554248e4b3c95ed2/"
+                             "docs.it4i/karolina/network.md"),
                         note=("quotes the Mellanox QM8790 brief: 40 x HDR 200 Gb/s ports, 16 Tb/s, "
                               "'sub-130ns port-to-port latency' (stored as 130 ns, a ceiling), "
                               "SHARP collective offloads")),
