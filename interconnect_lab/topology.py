@@ -1,0 +1,650 @@
+"""Topology: scale-up NVLink domains and scale-out fat trees, counted.
+
+Two kinds of network join the GPUs of a training cluster.
+
+*Scale-up domains* join a few GPUs (8 in a DGX H100, 72 in a GB200 NVL72)
+through NVSwitch chips: every GPU has a fixed number of NVLinks to every
+switch chip, so any GPU reaches any other at its full NVLink rate.
+:func:`scale_up_domain` counts the chips, links and bandwidth of such a domain.
+
+*Scale-out fat trees* join thousands of GPUs through their network adapters
+(one port per GPU on a DGX). :func:`fat_tree` builds a folded-Clos fat tree of
+1, 2 or 3 tiers from switches of radix *k* and returns a :class:`FatTree`: how
+many switches, links and transceivers it needs, its bisection bandwidth, and the
+hops between two hosts. The classic non-blocking counts (Al-Fares et al. 2008)
+are the special case ``oversubscription=1, rails=1``:
+
+==========  ===============  ==================
+tiers       hosts (max)      switches (full)
+==========  ===============  ==================
+2           :math:`k^2/2`    :math:`3k/2`
+3           :math:`k^3/4`    :math:`5k^2/4`
+==========  ===============  ==================
+
+Wiring rules
+------------
+A :class:`FatTree` is a description from which the flow simulator
+(:mod:`interconnect_lab.fabric`) builds its link-level graph; every count in it
+follows from these rules.
+
+1. **Leaves.** A leaf switch has ``leaf_down_ports`` ports towards hosts and
+   ``leaf_up_ports`` towards spines, in the ratio ``oversubscription``
+   (down : up). Hosts fill leaves in order.
+2. **Rails.** With ``rails = R > 1`` (rail-optimized; *R* is the number of
+   network ports per node, 8 on a DGX) host *r* of every node goes to the leaf
+   of rail *r* of its *rail group*: a rail group is *R* leaves serving up to
+   ``leaf_down_ports`` nodes (NVIDIA's *scalable unit*). Leaves come in whole
+   rail groups. With ``rails = 1`` a rail group is a single leaf.
+3. **Spines, 2 tiers.** Every leaf connects to every spine, and every
+   leaf-spine pair carries the same number of parallel links, so all paths
+   through the spines are alike. The spine count is the smallest divisor of
+   ``leaf_up_ports`` whose spines have enough ports for all leaf up-links. This
+   is why NVIDIA's 3-SU SuperPOD has 16 spines, not the 12 that would just
+   hold its 768 up-links.
+4. **Pods, 3 tiers.** A pod is ``leaves_per_pod`` leaves (whole rail groups,
+   at most *k/2*) and ``spines_per_pod`` spines, wired by rule 3; a spine uses
+   *k/2* ports down and *k/2* up, so the tiers above the leaves are
+   non-blocking. Spine *j* of every pod connects to core group *j*; a core
+   group has the smallest number of cores that divides *k/2* evenly and has
+   ports for one group of up-links from every pod.
+5. **Built for growth.** Every switch's up-ports are cabled even where its
+   down-ports are not all used, and every pod has its full set of spines, as
+   NVIDIA advises for SuperPODs ("the fabric should be designed to support the
+   full SU").
+
+Optics assumption: every link is an optical fibre with one transceiver at each
+end. Transceivers are counted per *port end*; a twin-port module that serves
+two switch ports counts as two (:mod:`interconnect_lab.pricebook` converts
+port ends into modules).
+
+References
+----------
+M. Al-Fares, A. Loukissas, A. Vahdat, "A Scalable, Commodity Data Center
+Network Architecture", SIGCOMM 2008, https://doi.org/10.1145/1402958.1402967.
+
+NVIDIA, "DGX SuperPOD: Next Generation Scalable Infrastructure for AI
+Leadership, Reference Architecture featuring DGX H100", Network Fabrics,
+https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from . import catalog
+from ._validation import check_choice, check_integer, check_number
+from .sources import GLENN_NVLINK, NVIDIA_SUPERPOD_GB200_NETWORK, Source
+
+__all__ = [
+    "ScaleUpDomain", "scale_up_domain", "nvlink_domain", "NVLINK_DOMAIN_WIRING",
+    "FatTree", "fat_tree", "PATHS",
+]
+
+
+# Scale-up domains ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScaleUpDomain:
+    """An NVSwitch domain: GPUs joined through switch chips by point-to-point links.
+
+    Build it with :func:`scale_up_domain` or :func:`nvlink_domain`. Every GPU
+    has ``links_per_gpu_per_chip[i]`` links to switch chip *i*; the chips are
+    crossbars, so any GPU reaches any other at its full link rate.
+
+    Attributes
+    ----------
+    name : str
+        What the domain is (e.g. ``"DGX H100"``).
+    gpus : int
+        GPUs in the domain.
+    links_per_gpu_per_chip : tuple of int
+        Links from one GPU to each switch chip, e.g. ``(5, 5, 4, 4)``.
+    link : str
+        Catalog name of the link generation (e.g. ``"NVLink 4"``).
+    link_per_direction_bytes_per_s : float
+        Rate of one link in one direction [B/s].
+    sources : tuple of Source
+        Where the wiring comes from.
+    """
+
+    name: str
+    gpus: int
+    links_per_gpu_per_chip: tuple[int, ...]
+    link: str
+    link_per_direction_bytes_per_s: float
+    sources: tuple[Source, ...] = ()
+
+    @property
+    def switch_chips(self) -> int:
+        """Switch chips in the domain [-]."""
+        return len(self.links_per_gpu_per_chip)
+
+    @property
+    def links_per_gpu(self) -> int:
+        """Links from one GPU to all the switch chips [-]."""
+        return sum(self.links_per_gpu_per_chip)
+
+    @property
+    def links(self) -> int:
+        """GPU-to-switch links in the domain, :math:`N \\sum_i n_i` [-]."""
+        return self.gpus * self.links_per_gpu
+
+    @property
+    def switch_ports_used(self) -> tuple[int, ...]:
+        """Ports used on each switch chip by the domain's GPUs, :math:`N n_i` [-]."""
+        return tuple(self.gpus * n for n in self.links_per_gpu_per_chip)
+
+    @property
+    def per_gpu_per_direction_bytes_per_s(self) -> float:
+        """One GPU's NVLink bandwidth, one direction [B/s]."""
+        return self.links_per_gpu * self.link_per_direction_bytes_per_s
+
+    @property
+    def total_per_direction_bytes_per_s(self) -> float:
+        """All GPUs' NVLink bandwidth added, one direction [B/s].
+
+        Vendors headline the sum over GPUs with both directions added (NVL72:
+        "130 TB/s"); that is ``2 * total_per_direction_bytes_per_s``.
+        """
+        return self.gpus * self.per_gpu_per_direction_bytes_per_s
+
+    @property
+    def bisection_per_direction_bytes_per_s(self) -> float:
+        """Bandwidth from one half of the GPUs to the other, one direction [B/s].
+
+        .. math:: B_\\text{bisection} = \\lfloor N/2 \\rfloor \\, b_\\text{GPU}
+
+        The switch chips are non-blocking crossbars, so the cut is limited by
+        the GPUs' own links.
+        """
+        return (self.gpus // 2) * self.per_gpu_per_direction_bytes_per_s
+
+
+def scale_up_domain(gpus, links_per_gpu_per_chip, link, *, name="", sources=()):
+    """Count an NVSwitch domain from its wiring.
+
+    .. math::
+
+        L = N \\sum_i n_i, \\qquad b_\\text{GPU} = \\Big(\\sum_i n_i\\Big) b_\\text{link},
+        \\qquad B_\\text{total} = N b_\\text{GPU}
+
+    for *N* GPUs with :math:`n_i` links each to switch chip *i*.
+
+    Parameters
+    ----------
+    gpus : int
+        GPUs in the domain, >= 2.
+    links_per_gpu_per_chip : sequence of int
+        Links from each GPU to each switch chip, each >= 1.
+    link : str or catalog.Link
+        Link generation (a catalog name or entry); its per-direction rate is used.
+    name : str
+        Label for the domain.
+    sources : tuple of Source
+        Where the wiring comes from.
+
+    Returns
+    -------
+    ScaleUpDomain
+
+    Raises
+    ------
+    ValueError
+        If a count is not a positive whole number, the link is unknown, or the
+        GPU has more links than its link generation provides.
+
+    Examples
+    --------
+    >>> from interconnect_lab import units as u
+    >>> dgx = scale_up_domain(8, (5, 5, 4, 4), "NVLink 4", name="DGX H100")
+    >>> dgx.links, dgx.per_gpu_per_direction_bytes_per_s / u.GB_per_s
+    (144, 450.0)
+    """
+    gpus = check_integer("gpus", gpus, minimum=2)
+    if isinstance(links_per_gpu_per_chip, (str, bytes)) or not hasattr(links_per_gpu_per_chip, "__iter__"):
+        raise TypeError(
+            "links_per_gpu_per_chip must be a sequence of whole numbers, one per switch chip, "
+            f"e.g. (5, 5, 4, 4); got {links_per_gpu_per_chip!r}")
+    counts = tuple(check_integer(f"links_per_gpu_per_chip[{i}]", n, minimum=1)
+                   for i, n in enumerate(links_per_gpu_per_chip))
+    if not counts:
+        raise ValueError("links_per_gpu_per_chip is empty: a domain needs at least one switch chip")
+    entry = link if isinstance(link, catalog.Link) else catalog.link(link)
+    if entry.links_per_gpu is not None and sum(counts) > entry.links_per_gpu:
+        raise ValueError(
+            f"links_per_gpu_per_chip = {counts} gives {sum(counts)} links per GPU, but a "
+            f"{entry.name} GPU has {entry.links_per_gpu}: it must be <= {entry.links_per_gpu}")
+    return ScaleUpDomain(
+        name=str(name), gpus=gpus, links_per_gpu_per_chip=counts, link=entry.name,
+        link_per_direction_bytes_per_s=entry.per_direction_bytes_per_s, sources=tuple(sources),
+    )
+
+
+#: How the GPUs of each catalog system are wired to its NVSwitch chips:
+#: (links from one GPU to each chip, source of the wiring).
+NVLINK_DOMAIN_WIRING = MappingProxyType({
+    "DGX H100": ((5, 5, 4, 4), GLENN_NVLINK),
+    "HGX H100": ((5, 5, 4, 4), GLENN_NVLINK),
+    "GB200 NVL72": ((1,) * 18, NVIDIA_SUPERPOD_GB200_NETWORK),
+})
+
+
+def nvlink_domain(system):
+    """The NVSwitch domain of a catalog system, wired as :data:`NVLINK_DOMAIN_WIRING` says.
+
+    Parameters
+    ----------
+    system : str
+        ``"DGX H100"``, ``"HGX H100"`` or ``"GB200 NVL72"``. GPU count, switch
+        chips and link generation come from the catalog.
+
+    Returns
+    -------
+    ScaleUpDomain
+
+    Examples
+    --------
+    >>> from interconnect_lab import units as u
+    >>> dgx = nvlink_domain("DGX H100")
+    >>> dgx.switch_chips, dgx.links_per_gpu
+    (4, 18)
+    >>> u.both_directions(dgx.bisection_per_direction_bytes_per_s) / u.TB_per_s
+    3.6
+    """
+    check_choice("NVLink domain", system, NVLINK_DOMAIN_WIRING)
+    counts, source = NVLINK_DOMAIN_WIRING[system]
+    entry = catalog.system(system)
+    if len(counts) != entry.scale_up_switches:
+        raise ValueError(
+            f"the wiring of {system!r} names {len(counts)} switch chips but the catalog lists "
+            f"{entry.scale_up_switches}")
+    link = catalog.gpu(entry.gpu).scale_up_link
+    return scale_up_domain(entry.gpus, counts, link, name=system, sources=(source,) + entry.sources)
+
+
+# Fat trees ----------------------------------------------------------------------------------
+
+#: Where two hosts sit, and how many switches a shortest path between them crosses.
+PATHS = MappingProxyType({
+    "same leaf": 1,     # host - leaf - host
+    "same pod": 3,      # host - leaf - spine - leaf - host
+    "across core": 5,   # host - leaf - spine - core - spine - leaf - host
+})
+
+
+@dataclass(frozen=True)
+class FatTree:
+    """A folded-Clos fat tree: its shape and what it takes to build it.
+
+    Build it with :func:`fat_tree`. The first group of attributes describes the
+    tree (enough for the flow simulator to build its graph by the wiring rules
+    in :mod:`interconnect_lab.topology`); the counts follow from them.
+
+    Attributes
+    ----------
+    hosts : int
+        Network endpoints attached (GPU network ports, plus any management ports).
+    radix : int
+        Ports per switch, *k* [-].
+    tiers : int
+        Switch tiers: 1 (one switch), 2 (leaf-spine) or 3 (leaf-spine-core).
+    oversubscription : float
+        Leaf down-ports over up-ports [-]; 1 is non-blocking.
+    rails : int
+        Network ports per node wired rail by rail; 1 is not rail-optimized.
+    leaf_down_ports, leaf_up_ports : int
+        Ports of a leaf towards hosts and towards spines.
+    leaves, spines, cores : int
+        Switches in each tier (``spines`` and ``cores`` are 0 where the tier is absent).
+    pods : int
+        Pods (3 tiers); 1 for a 2-tier tree, 0 for a single switch.
+    leaves_per_pod, spines_per_pod : int
+        Leaves a full pod holds and spines every pod has.
+    leaf_spine_parallel_links : int
+        Links between each leaf and each spine of its pod.
+    cores_per_group : int
+        Cores in each of the ``spines_per_pod`` core groups (3 tiers).
+    spine_core_parallel_links : int
+        Links between each spine and each core of its group (3 tiers).
+    port_bytes_per_s : float or None
+        Rate of one port, one direction [B/s]; None if not given.
+    switch : str or None
+        Catalog name of the switch, if the tree was built from one.
+    switch_latency_s : float or None
+        Port-to-port latency of one switch where the catalog sources one [s].
+    """
+
+    hosts: int
+    radix: int
+    tiers: int
+    oversubscription: float
+    rails: int
+    leaf_down_ports: int
+    leaf_up_ports: int
+    leaves: int
+    spines: int
+    cores: int
+    pods: int
+    leaves_per_pod: int
+    spines_per_pod: int
+    leaf_spine_parallel_links: int
+    cores_per_group: int
+    spine_core_parallel_links: int
+    port_bytes_per_s: float | None = None
+    switch: str | None = None
+    switch_latency_s: float | None = None
+
+    # Counts -------------------------------------------------------------------------------
+    @property
+    def nodes(self) -> int:
+        """Nodes (servers) the hosts belong to: ``ceil(hosts / rails)`` [-]."""
+        return -(-self.hosts // self.rails)
+
+    @property
+    def rail_groups(self) -> int:
+        """Rail groups (NVIDIA's scalable units): ``leaves / rails`` [-]."""
+        return self.leaves // self.rails
+
+    @property
+    def switches_per_tier(self) -> tuple[int, ...]:
+        """Switches in each tier, leaf first [-]."""
+        return (self.leaves, self.spines, self.cores)[: self.tiers]
+
+    @property
+    def switches(self) -> int:
+        """All switches [-]."""
+        return self.leaves + self.spines + self.cores
+
+    @property
+    def links_per_tier(self) -> tuple[int, ...]:
+        """Links host-leaf, then leaf-spine, then spine-core [-].
+
+        Every switch's up-ports are cabled (wiring rule 5), so the leaf-spine
+        links are ``leaves * leaf_up_ports`` and the spine-core links
+        ``spines * radix / 2``.
+        """
+        counts = [self.hosts]
+        if self.tiers >= 2:
+            counts.append(self.leaves * self.leaf_up_ports)
+        if self.tiers == 3:
+            counts.append(self.spines * (self.radix // 2))
+        return tuple(counts)
+
+    @property
+    def cables(self) -> int:
+        """Cables: one per link [-]."""
+        return sum(self.links_per_tier)
+
+    @property
+    def host_transceivers(self) -> int:
+        """Transceiver port ends at the hosts: one per host link [-]."""
+        return self.hosts
+
+    @property
+    def switch_transceivers(self) -> int:
+        """Transceiver port ends at switch ports: one per host link, two per switch-switch link [-]."""
+        return self.hosts + 2 * (self.cables - self.hosts)
+
+    @property
+    def transceivers(self) -> int:
+        """All transceiver port ends: two per link (every link is optical) [-]."""
+        return 2 * self.cables
+
+    @property
+    def max_hosts(self) -> int:
+        """Most hosts a tree of this radix, tiers, oversubscription and rails can take [-]."""
+        return _max_hosts(self.radix, self.tiers, self.leaf_down_ports, self.rails)
+
+    # Bandwidth and latency ----------------------------------------------------------------
+    @property
+    def bisection_ports(self) -> float:
+        """Host-port rates that cross the worst balanced cut, one direction [-].
+
+        .. math:: P_\\text{bisection} = \\min(H,\\ L\\, u) / 2
+
+        for *H* hosts spread evenly over *L* leaves with *u* up-ports each; above
+        the leaves the tree is non-blocking. A full non-blocking tree gives
+        :math:`H/2`, and oversubscription *r* divides that by *r*.
+        """
+        if self.tiers == 1:
+            return self.hosts / 2
+        return min(self.hosts, self.leaves * self.leaf_up_ports) / 2
+
+    @property
+    def bisection_bytes_per_s(self) -> float | None:
+        """Bisection bandwidth, one direction [B/s]; None if no port rate was given.
+
+        .. math:: B_\\text{bisection} = P_\\text{bisection} \\, b_\\text{port}
+        """
+        if self.port_bytes_per_s is None:
+            return None
+        return self.bisection_ports * self.port_bytes_per_s
+
+    def switch_hops(self, where):
+        """Switches crossed between two hosts, by where they sit (see :data:`PATHS`).
+
+        ``"same leaf"`` (1), ``"same pod"`` (3; in a 2-tier tree, any two
+        leaves) or ``"across core"`` (5; 3 tiers only). In a rail-optimized tree
+        two GPUs share a leaf only if they are on the same rail of the same rail
+        group; NCCL moves cross-rail data over NVLink first (PXN) to stay there.
+        """
+        check_choice("path", where, PATHS)
+        available = {1: ("same leaf",), 2: ("same leaf", "same pod"),
+                     3: tuple(PATHS)}[self.tiers]
+        if where not in available:
+            raise ValueError(
+                f"a {self.tiers}-tier fat tree has no {where!r} path; valid paths are: "
+                + ", ".join(repr(p) for p in available))
+        return PATHS[where]
+
+    def latency_s(self, where, *, switch_latency_s=None, link_latency_s=0.0):
+        """One-way latency between two hosts through the switches, unloaded [s].
+
+        .. math:: t = n_\\text{switch}\\, t_\\text{switch} + (n_\\text{switch} + 1)\\, t_\\text{link}
+
+        Parameters
+        ----------
+        where : str
+            ``"same leaf"``, ``"same pod"`` or ``"across core"``.
+        switch_latency_s : float, optional
+            Port-to-port latency of one switch [s]. Defaults to the catalog's
+            figure for the tree's switch; required where the catalog has none
+            (published figures for NDR switches conflict).
+        link_latency_s : float
+            Latency of one link: propagation (about 5 ns per metre of fibre) and
+            any transceiver delay [s], >= 0.
+
+        Returns
+        -------
+        float
+            Latency [s]; NIC and software time are not included.
+        """
+        hops = self.switch_hops(where)
+        if switch_latency_s is None:
+            switch_latency_s = self.switch_latency_s
+        if switch_latency_s is None:
+            raise ValueError(
+                f"switch_latency_s is needed: the catalog gives no latency for switch "
+                f"{self.switch!r}; pass one in seconds (e.g. 130e-9)")
+        switch_latency_s = check_number("switch_latency_s", switch_latency_s, unit="s", minimum=0)
+        link_latency_s = check_number("link_latency_s", link_latency_s, unit="s", minimum=0)
+        return hops * switch_latency_s + (hops + 1) * link_latency_s
+
+
+def _smallest_divisor_at_least(n, minimum):
+    """Smallest divisor of ``n`` that is >= ``minimum`` (``n`` itself at worst)."""
+    for d in range(max(1, math.ceil(minimum)), n + 1):
+        if n % d == 0:
+            return d
+    return n
+
+
+def _leaves_per_pod(radix, rails):
+    return rails * ((radix // 2) // rails)
+
+
+def _max_hosts(radix, tiers, down, rails):
+    if tiers == 1:
+        return radix
+    if tiers == 2:
+        return rails * (radix // rails) * down
+    return radix * _leaves_per_pod(radix, rails) * down
+
+
+def _leaf_ports(radix, oversubscription):
+    up_exact = radix / (1 + oversubscription)
+    up = round(up_exact)
+    if up < 1 or abs(up - up_exact) > 1e-9 * radix:
+        examples = ", ".join(f"{(radix - u) / u:g} ({radix - u}:{u})"
+                             for u in (radix // 2, radix // 4, radix // 8) if u >= 1)
+        raise ValueError(
+            f"oversubscription = {oversubscription:g} cannot be built from radix-{radix} "
+            f"switches: a leaf's {radix} ports must split into whole numbers of down- and "
+            f"up-ports, so it must be (radix - up) / up for a whole number up, e.g. {examples}")
+    return radix - up, up
+
+
+def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0, rails=1,
+             port_bytes_per_s=None):
+    """Build a fat tree for ``hosts`` endpoints from switches of radix ``radix``.
+
+    The counts follow the wiring rules of :mod:`interconnect_lab.topology`. For
+    a full non-blocking tree (``oversubscription=1``, ``rails=1``):
+
+    .. math::
+
+        H_2 = k^2/2,\\ S_2 = 3k/2; \\qquad H_3 = k^3/4,\\ S_3 = 5k^2/4
+
+    Parameters
+    ----------
+    hosts : int
+        Endpoints to attach (GPU network ports, plus management ports), >= 1.
+    radix : int, optional
+        Ports per switch *k*, even, >= 2. Give ``radix`` or ``switch``.
+    switch : str or catalog.Switch, optional
+        A catalog switch: its port count, port rate and latency are used.
+    tiers : {1, 2, 3} or None
+        Switch tiers; None picks the fewest that fit ``hosts``. One tier is a
+        single switch (no oversubscription).
+    oversubscription : float
+        Leaf down-ports over up-ports, >= 1; ``radix / (1 + oversubscription)``
+        must be a whole number.
+    rails : int
+        Network ports per node wired rail by rail (8 on a DGX H100); 1 for a
+        tree that is not rail-optimized.
+    port_bytes_per_s : float, optional
+        Port rate, one direction [B/s]; taken from ``switch`` when given.
+
+    Returns
+    -------
+    FatTree
+
+    Raises
+    ------
+    ValueError
+        If a count is out of range, the radix is odd or below 2, the
+        oversubscription cannot be built from the radix, or the hosts do not fit
+        the tiers.
+    TypeError
+        If both or neither of ``radix`` and ``switch`` are given.
+
+    References
+    ----------
+    M. Al-Fares, A. Loukissas, A. Vahdat, SIGCOMM 2008,
+    https://doi.org/10.1145/1402958.1402967 (p. 66: "a fat-tree built with
+    k-port switches supports k^3/4 hosts").
+
+    Examples
+    --------
+    Al-Fares's 3-tier tree of 4-port switches:
+
+    >>> tree = fat_tree(16, radix=4, tiers=3)
+    >>> tree.switches_per_tier, tree.switches == 5 * 4**2 // 4
+    ((8, 8, 4), True)
+
+    NVIDIA's 1-SU DGX H100 SuperPOD: 31 DGX (248 GPU ports) and 4 UFM ports on
+    64-port switches, rail-optimized over 8 rails:
+
+    >>> pod = fat_tree(252, radix=64, rails=8)
+    >>> pod.tiers, pod.leaves, pod.spines, pod.links_per_tier
+    (2, 8, 4, (252, 256))
+    """
+    hosts = check_integer("hosts", hosts, minimum=1)
+    if (radix is None) == (switch is None):
+        raise TypeError("give exactly one of radix (a port count) and switch (a catalog switch)")
+    switch_name = switch_latency = None
+    if switch is not None:
+        entry = switch if isinstance(switch, catalog.Switch) else catalog.switch(switch)
+        radix = entry.ports
+        switch_name, switch_latency = entry.name, entry.latency_s
+        if port_bytes_per_s is None:
+            port_bytes_per_s = entry.port_per_direction_bytes_per_s
+    radix = check_integer("radix", radix, minimum=2)
+    if radix % 2:
+        raise ValueError(
+            f"radix = {radix} is not valid: it must be an even whole number >= 2, because "
+            "each switch splits its ports evenly between down- and up-links (e.g. 64)")
+    if port_bytes_per_s is not None:
+        port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s",
+                                        minimum=0, min_inclusive=False)
+    oversubscription = check_number("oversubscription", oversubscription, minimum=1)
+    rails = check_integer("rails", rails, minimum=1, maximum=radix)
+    if tiers is not None:
+        tiers = check_integer("tiers", tiers, minimum=1, maximum=3)
+        if tiers == 1 and oversubscription != 1:
+            raise ValueError(
+                f"oversubscription = {oversubscription:g} is not valid for a 1-tier tree "
+                "(a single switch has no up-ports): it must be 1")
+    down, up = _leaf_ports(radix, oversubscription)
+    if tiers == 3 and rails > radix // 2:
+        raise ValueError(
+            f"rails = {rails} is not valid for a 3-tier tree of radix-{radix} switches: a pod "
+            f"holds whole rail groups of at most radix/2 = {radix // 2} leaves, so it must be "
+            f"<= {radix // 2}")
+
+    candidates = (tiers,) if tiers is not None else (
+        (1, 2, 3) if oversubscription == 1 else (2, 3))
+    # A 3-tier pod holds whole rail groups of at most radix/2 leaves.
+    buildable = [t for t in candidates if not (t == 3 and rails > radix // 2)]
+    for t in buildable:
+        if hosts <= _max_hosts(radix, t, radix if t == 1 else down, rails):
+            tiers = t
+            break
+    else:
+        t = buildable[-1]
+        limit = _max_hosts(radix, t, radix if t == 1 else down, rails)
+        raise ValueError(
+            f"hosts = {hosts} is not valid for a {t}-tier fat tree of radix-{radix} switches "
+            f"(oversubscription {oversubscription:g}, rails {rails}): it must be <= {limit}; "
+            "use more tiers, a larger radix or more oversubscription")
+
+    common = dict(hosts=hosts, radix=radix, tiers=tiers, oversubscription=oversubscription,
+                  rails=rails, port_bytes_per_s=port_bytes_per_s, switch=switch_name,
+                  switch_latency_s=switch_latency)
+    if tiers == 1:
+        return FatTree(leaf_down_ports=radix, leaf_up_ports=0, leaves=1, spines=0, cores=0,
+                       pods=0, leaves_per_pod=1, spines_per_pod=0, leaf_spine_parallel_links=0,
+                       cores_per_group=0, spine_core_parallel_links=0, **common)
+
+    nodes = -(-hosts // rails)
+    leaves = rails * -(-nodes // down)
+    if tiers == 2:
+        spines = _smallest_divisor_at_least(up, leaves * up / radix)
+        return FatTree(leaf_down_ports=down, leaf_up_ports=up, leaves=leaves, spines=spines,
+                       cores=0, pods=1, leaves_per_pod=leaves, spines_per_pod=spines,
+                       leaf_spine_parallel_links=up // spines, cores_per_group=0,
+                       spine_core_parallel_links=0, **common)
+
+    half = radix // 2
+    leaves_per_pod = _leaves_per_pod(radix, rails)
+    pods = -(-leaves // leaves_per_pod)
+    spines_per_pod = _smallest_divisor_at_least(up, leaves_per_pod * up / half)
+    cores_per_group = _smallest_divisor_at_least(half, pods * half / radix)
+    return FatTree(leaf_down_ports=down, leaf_up_ports=up, leaves=leaves,
+                   spines=pods * spines_per_pod, cores=spines_per_pod * cores_per_group,
+                   pods=pods, leaves_per_pod=leaves_per_pod, spines_per_pod=spines_per_pod,
+                   leaf_spine_parallel_links=up // spines_per_pod,
+                   cores_per_group=cores_per_group,
+                   spine_core_parallel_links=half // cores_per_group, **common)
