@@ -97,7 +97,7 @@ def ablation_plot(steps, *, ax=None):
     ax.set_yticks(y, labels)
     ax.set_xlim(40, max(s.mfu for s in steps) * 100 + 4)
     ax.set_xlabel("MFU [%] (axis starts at 40%)")
-    ax.legend(title="kind of optimization", loc="lower right")
+    ax.legend(title="kind of optimization", loc="upper right")
     ax.grid(axis="y", visible=False)
     return ax
 
@@ -130,7 +130,7 @@ def step_breakdown_plot(labels, steps, *, ax=None, compute_efficiency=1.0):
     if ax is None:
         _, ax = new_figure(7.0, 0.55 * len(labels) + 1.4)
     y = np.arange(len(labels))[::-1]
-    ax.barh(y, compute, color=COLORS["compute"], label="compute (communication may hide under it)")
+    ax.barh(y, compute, color=COLORS["compute"], label="compute")
     ax.barh(y, exposed, left=compute, color=COLORS["communication"], label="exposed communication")
     mfu = np.atleast_1d(steps.mfu(compute_efficiency))
     for row, total, value in zip(y, compute + exposed, mfu):
@@ -139,5 +139,5 @@ def step_breakdown_plot(labels, steps, *, ax=None, compute_efficiency=1.0):
     ax.set_xlim(0, 1.25 * float(np.max(compute + exposed)))
     ax.set_xlabel("time per training step [s]")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="lower right")
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, borderaxespad=0.2)
     return ax
