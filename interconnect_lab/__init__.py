@@ -15,7 +15,10 @@ and ipywidgets, which the model does not).
 """
 
 from . import catalog, published, sources, units, utilization
-from .catalog import GPU, gpu
+from .catalog import (
+    GPU, NIC, Link, MemoryTier, Switch, System,
+    gpu, hbm_tier, link, memory_tier, nic, switch, system,
+)
 from .sources import Source
 from .utilization import (
     StepTime,
@@ -32,7 +35,8 @@ __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization",
     # catalog
-    "Source", "GPU", "gpu",
+    "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
+    "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
     # utilization
     "StepTime", "step_time", "compute_time", "model_flops_utilization",
     "hardware_flops_utilization", "ablation_gains",
