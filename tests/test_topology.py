@@ -284,3 +284,21 @@ def test_bad_paths():
         fat_tree(100, switch="Quantum-2 QM9700").latency_s("same leaf")
     with pytest.raises(ValueError, match=r"link_latency_s = -1 s is not valid"):
         tree.latency_s("same leaf", switch_latency_s=1e-7, link_latency_s=-1)
+
+
+# Figures ----------------------------------------------------------------------------------
+
+def test_fat_tree_figures_label_their_axes():
+    mpl = pytest.importorskip("matplotlib")
+    from interconnect_lab.plotting.topology import fat_tree_plot, switch_count_plot
+
+    before = dict(mpl.rcParams)
+    ax = fat_tree_plot(fat_tree(16, radix=4, tiers=3))
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["hosts", "leaf", "spine", "core"]
+    assert len(ax.get_lines()) == 16 + 8 * 2 + 8 * 2  # host, leaf-spine and spine-core links
+    with pytest.raises(ValueError, match="too large to draw"):
+        fat_tree_plot(fat_tree(10_000, radix=64))
+    ax = switch_count_plot([fat_tree(h, radix=64, rails=8) for h in (64, 512, 4096, 16384)])
+    assert ax.get_xscale() == "log"
+    assert "[-]" in ax.get_xlabel() and "[-]" in ax.get_ylabel()
+    assert dict(mpl.rcParams) == before
