@@ -523,3 +523,62 @@ NCCL_NVLS_SCALING: tuple[CollectiveMeasurement, ...] = tuple(
         (5, 420, 258), (6, 440, 265), (7, 460, 270), (8, 480, 273),
     )
 )
+
+
+# Settings shared by every row of a table, and worked examples -----------------------
+
+#: Vocabulary and sequence length of every SC21 Table 1 model (§5.1).
+SC21_TABLE1_VOCABULARY = 51200
+SC21_TABLE1_SEQUENCE_LENGTH = 2048
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainingTimeExample:
+    """A worked example of SC21 Eq. (4), end-to-end training time ≈ 8TP/(nX).
+
+    Attributes
+    ----------
+    parameters : float
+        Model parameters P [-].
+    tokens : float
+        Training tokens T [token].
+    gpus : int
+        GPUs n.
+    flop_per_s_per_gpu : float
+        Achieved FLOP/s per GPU X [FLOP/s].
+    days : float
+        Training time as printed [day].
+    """
+
+    parameters: float
+    tokens: float
+    gpus: int
+    flop_per_s_per_gpu: float
+    days: float
+
+
+SC21_TRAINING_TIME_SOURCE: Source = SC21.at("§5.1, Eq. (4)")
+
+#: SC21's two examples of Eq. (4): GPT-3 175B (about 34 days) and the 1T model (about 84 days).
+SC21_TRAINING_TIME_EXAMPLES: tuple[TrainingTimeExample, ...] = (
+    TrainingTimeExample(parameters=175e9, tokens=300e9, gpus=1024, flop_per_s_per_gpu=140e12, days=34),
+    TrainingTimeExample(parameters=1e12, tokens=450e9, gpus=3072, flop_per_s_per_gpu=163e12, days=84),
+)
+
+ZERO_PLUS_PLUS_SOURCE: Source = Source(
+    title=("G. Wang et al., ZeRO++: Extremely Efficient Collective Communication for Giant "
+           "Model Training, ICLR 2024"),
+    year=2023, url="https://arxiv.org/abs/2306.10209", locator="§3-4",
+)
+
+#: ZeRO-3 and ZeRO++ communication volume per iteration, in units of the model size M.
+ZERO_PLUS_PLUS_VOLUME = __import__("types").MappingProxyType({
+    "zero3_forward_all_gather": 1.0, "zero3_backward_all_gather": 1.0, "zero3_reduce_scatter": 1.0,
+    "zero3_total": 3.0,
+    "qwz_forward_all_gather": 0.5, "hpz_backward_all_gather_across_nodes": 0.0,
+    "qgz_reduce_scatter": 0.25, "zero_plus_plus_total": 0.75,
+})
+
+__all__ += ["SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH", "TrainingTimeExample",
+            "SC21_TRAINING_TIME_SOURCE", "SC21_TRAINING_TIME_EXAMPLES", "ZERO_PLUS_PLUS_SOURCE",
+            "ZERO_PLUS_PLUS_VOLUME"]
