@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass
 
 from . import catalog
-from ._validation import check_choice, check_integer, check_number
+from ._validation import check_integer, check_number
 from .pricebook import ESTIMATES, H100_NDR_PRICES, PriceBook, transceiver
 from .topology import FatTree, fat_tree
 

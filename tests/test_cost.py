@@ -23,7 +23,6 @@ from interconnect_lab.pricebook import (
     SINGLE_PORT_400G_TRANSCEIVER_PRICE,
     TRANSCEIVERS,
     Price,
-    PriceBook,
 )
 from interconnect_lab.published import (
     EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION,
