@@ -1,0 +1,357 @@
+"""Training at scale (chapter 8): FLOPs, parameters, memory, parallel step time, ZeRO volumes.
+
+Published values are read from interconnect_lab.published; each test names its
+table and tolerance. One set of defaults (training.DEFAULT_EFFICIENCIES,
+training.SOFTWARE) serves every case.
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interconnect_lab import training as tr
+from interconnect_lab import units as u
+from interconnect_lab.published import (
+    MEGASCALE_TABLE2,
+    SC21_TABLE1,
+    SC21_TABLE1_SEQUENCE_LENGTH,
+    SC21_TABLE1_VOCABULARY,
+    SC21_TRAINING_TIME_EXAMPLES,
+    ZERO_PLUS_PLUS_VOLUME,
+)
+
+
+def sc21_model(run):
+    return tr.TransformerModel.gpt(layers=run.layers, hidden_size=run.hidden_size, heads=run.heads,
+                                   vocabulary_size=SC21_TABLE1_VOCABULARY,
+                                   sequence_length=SC21_TABLE1_SEQUENCE_LENGTH)
+
+
+def sc21_step(run):
+    config = tr.parallel_config(run.gpus, global_batch_size=run.batch_size,
+                                tensor_parallel=run.tensor_parallel,
+                                pipeline_parallel=run.pipeline_parallel,
+                                microbatch_size=run.microbatch_size, interleave=run.interleave or 1,
+                                recompute="full")
+    return tr.training_step(sc21_model(run), "Selene", config, "Megatron-LM SC21")
+
+
+def megascale_step(run):
+    megatron = run.system == "Megatron-LM"
+    config = tr.parallel_config(run.gpus, global_batch_size=run.batch_size, tensor_parallel=8,
+                                pipeline_parallel=8, interleave=6,
+                                microbatch_size=tr.MEGASCALE_MICROBATCH_SIZE, recompute="selective",
+                                sequence_parallel=True, zero_stage=0 if megatron else 2)
+    stack = "Megatron-LM 2023" if megatron else "MegaScale"
+    return tr.training_step("MegaScale 175B", "MegaScale", config, stack)
+
+
+# Published values ------------------------------------------------------------------
+
+@pytest.mark.parametrize("run", SC21_TABLE1, ids=lambda r: f"{r.parameters / 1e9:g}B")
+def test_sc21_table1_parameter_count_eq2(run):
+    # SC21 Table 1 prints parameters to 0.1 B; Eq. (2) plus the final LayerNorm.
+    assert tr.parameter_count(sc21_model(run)) == pytest.approx(run.parameters, abs=0.05e9)
+
+
+@pytest.mark.parametrize("run", SC21_TABLE1, ids=lambda r: f"{r.parameters / 1e9:g}B")
+def test_sc21_table1_tflops_per_gpu_within_10_percent(run):
+    # SC21 Table 1, "achieved teraFLOP/s per GPU", within ±10 %.
+    step = sc21_step(run)
+    assert step.hardware_flop_per_s_per_gpu == pytest.approx(run.flop_per_s_per_gpu, rel=0.10)
+    assert step.memory.fits
+
+
+@pytest.mark.parametrize("run", MEGASCALE_TABLE2, ids=lambda r: f"{r.system}-{r.gpus}-{r.batch_size}")
+def test_megascale_table2_mfu_within_10_percent(run):
+    # MegaScale NSDI'24 Table 2, MFU column, within ±10 % relative.
+    step = megascale_step(run)
+    assert step.mfu == pytest.approx(run.mfu, rel=0.10)
+    assert step.memory.fits
+
+
+def test_megascale_speedup_at_12288_gpus():
+    # MegaScale Table 2: 1.34x over Megatron-LM on 12,288 GPUs, within ±0.15.
+    rows = [r for r in MEGASCALE_TABLE2 if r.gpus == 12288]
+    megascale = next(r for r in rows if r.system == "MegaScale")
+    megatron = next(r for r in rows if r.system == "Megatron-LM")
+    speedup = megascale_step(megascale).tokens_per_s / megascale_step(megatron).tokens_per_s
+    assert speedup == pytest.approx(megascale.speedup, abs=0.15)
+
+
+def test_megascale_model_flops_per_token():
+    # published-results §1: 1.077e12 FLOP per token for MegaScale's 175B model.
+    assert tr.flops_per_token(tr.transformer_model("MegaScale 175B")) == pytest.approx(1.077e12, rel=1e-3)
+
+
+@pytest.mark.parametrize("example", SC21_TRAINING_TIME_EXAMPLES, ids=lambda e: f"{e.days}d")
+def test_sc21_eq4_training_days_within_2_percent(example):
+    # SC21 §5.1, Eq. (4): 34 and 84 days, within 2 %.
+    days = tr.training_time_s(example.parameters, example.tokens, example.gpus,
+                              example.flop_per_s_per_gpu) / u.day
+    assert days == pytest.approx(example.days, rel=0.02)
+
+
+def test_zero_plus_plus_volume_is_four_times_smaller():
+    # Wang et al. 2023 (ZeRO++), §3-4: 3M -> 0.75M, exactly.
+    zero3 = tr.zero_communication_volume(3)
+    plus = tr.zero_communication_volume(3, quantized_weights=True, hierarchical_partition=True,
+                                        quantized_gradients=True)
+    assert zero3.total == ZERO_PLUS_PLUS_VOLUME["zero3_total"]
+    assert plus.forward_all_gather == ZERO_PLUS_PLUS_VOLUME["qwz_forward_all_gather"]
+    assert plus.cross_node - plus.forward_all_gather - plus.gradient_reduction == \
+        ZERO_PLUS_PLUS_VOLUME["hpz_backward_all_gather_across_nodes"]
+    assert plus.gradient_reduction == ZERO_PLUS_PLUS_VOLUME["qgz_reduce_scatter"]
+    assert plus.cross_node == ZERO_PLUS_PLUS_VOLUME["zero_plus_plus_total"]
+    assert zero3.cross_node / plus.cross_node == 4.0
+
+
+# Identities and limits ----------------------------------------------------------------
+
+def test_parameter_count_of_released_llama_models():
+    # Counted matrix by matrix; Llama 3 8B is 8,030,261,248 parameters as released.
+    assert tr.parameter_count(tr.transformer_model("Llama 3 8B")) == 8_030_261_248
+    assert tr.parameter_count(tr.transformer_model("Llama 2 70B")) == pytest.approx(68.98e9, rel=1e-3)
+    assert tr.parameter_count(tr.transformer_model("Llama 3 405B")) == pytest.approx(405.9e9, rel=2e-3)
+
+
+def test_megatron_flops_equal_sc21_eq3():
+    # SC21 Eq. (3): F = 96 B s l h^2 (1 + s/6h + V/16lh) with full recomputation.
+    run = SC21_TABLE1[4]
+    model = sc21_model(run)
+    l, h, s, V, B = run.layers, run.hidden_size, 2048, 51200, run.batch_size
+    eq3 = 96 * B * s * l * h**2 * (1 + s / (6 * h) + V / (16 * l * h))
+    assert tr.training_flops(model, B, recompute="full") == pytest.approx(eq3, rel=1e-12)
+    assert tr.flops_per_token(model, recompute="none") == pytest.approx(
+        72 * l * h**2 * (1 + s / (6 * h)) + 6 * h * V, rel=1e-12)
+
+
+def test_flop_conventions_agree_roughly():
+    model = tr.transformer_model("GPT-3 175B")
+    megatron = tr.flops_per_token(model)
+    palm = tr.flops_per_token(model, convention="6N+attention")
+    assert palm == pytest.approx(megatron, rel=0.03)
+    assert tr.flops_per_token(model, convention="6N") < megatron
+    assert tr.flops_per_token(model, recompute="full") > tr.flops_per_token(model, recompute="selective") > megatron
+
+
+def test_mfu_never_exceeds_gemm_efficiency_and_hfu_exceeds_mfu():
+    for run in SC21_TABLE1[::3]:
+        step = sc21_step(run)
+        assert step.mfu <= tr.DEFAULT_EFFICIENCIES.gemm
+        assert step.hfu > step.mfu
+
+
+def test_parts_add_up_to_the_step():
+    step = sc21_step(SC21_TABLE1[6])
+    assert sum(step.breakdown().values()) == pytest.approx(step.step_s, rel=1e-12)
+    assert step.tokens_per_s == pytest.approx(step.tokens / step.step_s)
+
+
+def test_tensor_parallel_one_has_no_tp_communication_and_no_pipeline_no_bubble():
+    step = sc21_step(SC21_TABLE1[0])      # TP 1, PP 1
+    assert step.tensor_parallel_s == 0.0
+    assert step.pipeline_s == 0.0
+    assert step.bubble_s == 0.0
+
+
+def test_bubble_vanishes_with_many_microbatches():
+    model = tr.transformer_model("GPT-3 175B")
+    fractions = []
+    for batch in (64, 512, 4096, 32768):
+        config = tr.parallel_config(64, global_batch_size=batch, tensor_parallel=8, pipeline_parallel=8)
+        fractions.append(tr.training_step(model, "Selene", config).bubble_fraction)
+    assert all(a > b for a, b in zip(fractions, fractions[1:]))
+    assert fractions[-1] < 0.001
+    assert tr.pipeline_bubble_fraction(8, 10**9) < 1e-8
+
+
+def test_bubble_formula_sc21():
+    assert tr.pipeline_bubble_fraction(8, 64) == pytest.approx(7 / 64)
+    assert tr.pipeline_bubble_fraction(8, 64, interleave=2) == pytest.approx(7 / 128)
+
+
+def test_each_overlap_switch_never_slows_the_step():
+    run = next(r for r in MEGASCALE_TABLE2 if r.system == "Megatron-LM" and r.gpus == 1024)
+    config = tr.parallel_config(run.gpus, global_batch_size=run.batch_size, tensor_parallel=8,
+                                pipeline_parallel=8, interleave=6, microbatch_size=2,
+                                recompute="selective", sequence_parallel=True, zero_stage=1)
+    base = tr.software("Megatron-LM 2023")
+    before = tr.training_step("MegaScale 175B", "MegaScale", config, base).step_s
+    for switch in ("tensor_parallel_overlap", "pipeline_parallel_overlap", "data_parallel_overlap",
+                   "parallel_block", "fused_norm_activation"):
+        after = tr.training_step("MegaScale 175B", "MegaScale", config,
+                                 dataclasses.replace(base, **{switch: True})).step_s
+        assert after < before, switch
+
+
+def test_megascale_ablation_rises_step_by_step():
+    rows = tr.megascale_ablation()
+    mfus = [mfu for _, mfu in rows]
+    assert all(b > a for a, b in zip(mfus, mfus[1:]))
+    assert rows[0][1] == pytest.approx(0.477, rel=0.10)     # MegaScale Table 3 baseline, ±10 %
+    assert rows[-1][1] == pytest.approx(0.653, rel=0.10)    # Table 3 final row, ±10 %
+
+
+def test_memory_sharding_by_zero_stage():
+    model = tr.transformer_model("Llama 3 70B")
+    totals = {}
+    for stage in range(4):
+        config = tr.parallel_config(64, global_batch_size=64, tensor_parallel=8, zero_stage=stage,
+                                    recompute="full")
+        memory = tr.training_step(model, "Selene", config).memory
+        totals[stage] = memory
+    assert totals[1].optimizer_bytes == pytest.approx(totals[0].optimizer_bytes / 8)
+    assert totals[2].gradients_bytes == pytest.approx(totals[1].gradients_bytes / 8)
+    assert totals[3].weights_bytes == pytest.approx(totals[2].weights_bytes / 8)
+    assert totals[0].total_bytes > totals[1].total_bytes > totals[2].total_bytes > totals[3].total_bytes
+
+
+def test_korthikanti_activation_memory_closed_forms():
+    # Korthikanti et al. 2022 §4: sbh(34 + 5as/h) without parallelism, sbh(10 + 24/t + 5as/ht)
+    # with TP, sbh/t (34 + 5as/h) with TP + SP, 34 sbh / t with selective recomputation + SP.
+    model = tr.transformer_model("GPT-3 175B")
+    s, b, h, a, t = 2048, 1, model.hidden_size, model.heads, 8
+    stack = tr.software("Megatron-LM SC21")
+
+    def layer(recompute, tp, sp):
+        return tr._activation_bytes_per_layer(model, stack, recompute, np.float64(tp), 1.0, b, sp)
+
+    assert layer("none", 1, False) == pytest.approx(s * b * h * (34 + 5 * a * s / h))
+    assert layer("none", t, False) == pytest.approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t)))
+    assert layer("none", t, True) == pytest.approx(s * b * h / t * (34 + 5 * a * s / h))
+    assert layer("selective", t, True) == pytest.approx(34 * s * b * h / t)
+    assert layer("full", t, False) == pytest.approx(2 * s * b * h)
+
+
+def test_memory_verdict_says_by_how_much():
+    config = tr.ParallelConfig(global_batch_size=8, data_parallel=8)
+    memory = tr.memory_per_gpu("GPT-3 175B", "Selene", config)
+    assert not memory.fits
+    assert memory.shortfall_bytes > 2e12
+    assert "does not fit" in memory.verdict() and "more than the 80 GB" in memory.verdict()
+    fitting = tr.memory_per_gpu("Llama 3 8B", "Selene", tr.ParallelConfig(global_batch_size=8, data_parallel=8,
+                                                                        zero_stage=1))
+    assert fitting.fits and fitting.shortfall_bytes == 0.0 and fitting.verdict().startswith("fits")
+
+
+def test_days_to_train_from_a_step():
+    step = sc21_step(SC21_TABLE1[-1])
+    days = step.days_to_train(450e9, parameters=SC21_TABLE1[-1].parameters)
+    assert days == pytest.approx(84, rel=0.15)      # SC21 Eq. 4 at the modelled rate
+
+
+def test_sweep_matches_single_evaluations_and_finds_a_fitting_best():
+    sweep = tr.parallel_sweep("GPT-3 175B", "Selene", 1024, 1536, recompute="full")
+    assert len(sweep) > 20
+    assert np.all(sweep.tensor_parallel * sweep.pipeline_parallel * sweep.data_parallel == 1024)
+    for index in (0, len(sweep) // 2, len(sweep) - 1, sweep.best()):
+        row = sweep.row(index)
+        config = tr.parallel_config(1024, global_batch_size=1536, tensor_parallel=row["tensor_parallel"],
+                                    pipeline_parallel=row["pipeline_parallel"],
+                                    microbatch_size=row["microbatch_size"], recompute="full")
+        single = tr.training_step("GPT-3 175B", "Selene", config)
+        assert single.step_s == pytest.approx(row["step_s"], rel=1e-12)
+    assert sweep.row(sweep.best())["fits"]
+
+
+def test_gradient_compression_volume_and_error():
+    g = np.random.default_rng(3).standard_normal(50_000)
+    eight = tr.gradient_compression(g, "quantize", bits=8, rng=0)
+    four = tr.gradient_compression(g, "quantize", bits=4, rng=0)
+    assert eight.compression_ratio == pytest.approx(2.0, rel=1e-3)
+    assert four.compression_ratio == pytest.approx(4.0, rel=1e-3)
+    assert four.relative_error > eight.relative_error
+    topk = tr.gradient_compression(g, "top-k", fraction=0.1)
+    assert topk.bytes_sent == 5000 * 6
+    everything = tr.gradient_compression(g, "top-k", fraction=1.0)
+    assert everything.relative_error == 0.0
+
+
+# Properties ------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(list(tr.MODELS)), st.sampled_from([1, 2, 4, 8]), st.sampled_from([1, 2, 4]),
+       st.sampled_from([1, 2, 4, 8]), st.sampled_from(["full", "selective", "none"]))
+def test_step_is_positive_and_bounded(model_name, t, p, d, recompute):
+    model = tr.transformer_model(model_name)
+    if model.layers % p or model.kv_heads % t and t % model.kv_heads:
+        return
+    config = tr.parallel_config(t * p * d, global_batch_size=16 * d, tensor_parallel=t, pipeline_parallel=p,
+                                recompute=recompute)
+    step = tr.training_step(model, "Selene", config)
+    assert step.step_s >= step.compute_s > 0
+    assert 0 < step.mfu <= tr.DEFAULT_EFFICIENCIES.gemm
+    assert step.hfu >= step.mfu
+    assert step.memory.total_bytes > 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.3, 1.0), st.floats(0.3, 1.0))
+def test_faster_kernels_never_slow_a_step(gemm, memory_bandwidth):
+    run = SC21_TABLE1[5]
+    slow = dataclasses.replace(tr.DEFAULT_EFFICIENCIES, gemm=gemm * 0.9, memory_bandwidth=memory_bandwidth * 0.9)
+    fast = dataclasses.replace(tr.DEFAULT_EFFICIENCIES, gemm=gemm, memory_bandwidth=memory_bandwidth)
+    config = tr.parallel_config(run.gpus, global_batch_size=run.batch_size, tensor_parallel=8,
+                                pipeline_parallel=4, microbatch_size=2, interleave=3)
+    model = sc21_model(run)
+    assert tr.training_step(model, "Selene", config, efficiencies=fast).step_s < \
+        tr.training_step(model, "Selene", config, efficiencies=slow).step_s
+
+
+# Bad input -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"tensor_parallel": 7}, r"gpus = 1024 is not divisible by tensor_parallel x pipeline_parallel"),
+    ({"tensor_parallel": 8, "pipeline_parallel": 64}, r"layers = 96 are not divisible by pipeline_parallel = 64"),
+])
+def test_split_that_does_not_divide_names_what(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        config = tr.parallel_config(1024, global_batch_size=1024, **kwargs)
+        tr.training_step("GPT-3 175B", "Selene", config)
+
+
+def test_heads_not_divisible_by_tensor_parallel():
+    config = tr.parallel_config(64, global_batch_size=64, tensor_parallel=64)
+    with pytest.raises(ValueError, match=r"heads = 96 are not divisible by tensor_parallel = 64"):
+        tr.training_step("GPT-3 175B", "Selene", config)
+
+
+def test_batch_not_divisible_by_replicas():
+    with pytest.raises(ValueError, match=r"global_batch_size = 100 sequences is not divisible by "
+                                         r"data_parallel x microbatch_size = 8 x 1 = 8"):
+        tr.ParallelConfig(global_batch_size=100, data_parallel=8)
+
+
+def test_interleaving_needs_microbatches_divisible_by_stages():
+    with pytest.raises(ValueError, match=r"microbatch count m = 12 .* pipeline_parallel = 8"):
+        tr.ParallelConfig(global_batch_size=96, data_parallel=8, pipeline_parallel=8, interleave=2)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: tr.transformer_model("GPT-5"), r"unknown model 'GPT-5'; valid models are: 'GPT-3 175B'"),
+    (lambda: tr.cluster("Frontier"), r"unknown cluster 'Frontier'"),
+    (lambda: tr.software("PyTorch"), r"unknown software 'PyTorch'"),
+    (lambda: tr.ParallelConfig(global_batch_size=8, recompute="half"), r"unknown recompute 'half'"),
+    (lambda: tr.ParallelConfig(global_batch_size=0), r"global_batch_size = 0 sequences is not valid"),
+    (lambda: tr.ParallelConfig(global_batch_size=8, zero_stage=4), r"zero_stage = 4 is not valid"),
+    (lambda: tr.zero_communication_volume(2, quantized_weights=True), r"applies to ZeRO stage 3"),
+    (lambda: tr.training_time_s(175e9, 300e9, 0, 140e12), r"gpus = 0 is not valid"),
+    (lambda: tr.flops_per_token(tr.transformer_model("GPT-3 175B"), convention="7N"), r"unknown FLOP convention"),
+    (lambda: tr.TransformerModel.gpt(layers=2, hidden_size=100, heads=3, vocabulary_size=10, sequence_length=8),
+     r"hidden_size = 100 is not divisible by heads = 3"),
+    (lambda: tr.Efficiencies(gemm=1.5), r"Efficiencies.gemm = 1.5 is not valid"),
+])
+def test_bad_input_names_parameter_and_range(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_wrong_types_are_rejected():
+    with pytest.raises(TypeError, match="config must be a ParallelConfig"):
+        tr.training_step("GPT-3 175B", "Selene", {"tensor_parallel": 8})
+    with pytest.raises(TypeError, match="model must be a TransformerModel or a name"):
+        tr.training_step(42, "Selene", tr.ParallelConfig(global_batch_size=8))
