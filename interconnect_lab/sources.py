@@ -211,3 +211,126 @@ POND = Source(
           "with a pool size of 8-16 sockets'; Fig. 4 testbeds measured local DRAM at 78 ns and "
           "115 ns"),
 )
+
+
+# Collectives: NCCL, nccl-tests and the algorithms' papers ----------------------
+
+NCCL_TESTS_PERFORMANCE = Source(
+    title="NVIDIA, nccl-tests: Performance reported by NCCL tests (doc/PERFORMANCE.md)",
+    year=2025,
+    url=("https://github.com/NVIDIA/nccl-tests/blob/03a204a1f38aaea17f1a777885bb2d9600ba7eff/"
+         "doc/PERFORMANCE.md"),
+    note=("algbw = S/t; busbw factor 2(n-1)/n for AllReduce, (n-1)/(n+1) for AllReduce with "
+          "in-network reduction, (n-1)/n for ReduceScatter, AllGather and AlltoAll, 1 for "
+          "Broadcast and Reduce. src/all_reduce.cu at the same commit applies (n-1)/(n+1) only "
+          "when NCCL_ALGO is NVLS or NVLSTree"),
+)
+
+NCCL_TUNING = Source(
+    title="NVIDIA, NCCL source: src/graph/tuning.cc (cost model constants)",
+    year=2024,
+    url=("https://github.com/NVIDIA/nccl/blob/b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2/"
+         "src/graph/tuning.cc"),
+    note=("Ring base latency LL/LL128/Simple 6.6/14.0/8.4 us; latency per ring step over NVLink "
+          "0.6/1.9/3.4 us, over the network 2.7/4.0/14.0 us; Tree bandwidth x0.92; CollNet "
+          "Direct bandwidth x0.85 on compute capability 9.0 and later"),
+)
+
+NCCL_NVLS_TUNING = Source(
+    title="NVIDIA, NCCL source: src/tuning/nvls.cc (NVLS cost model)",
+    year=2026,
+    url=("https://github.com/NVIDIA/nccl/blob/1fc949c50bbd7e31fb27343def456d8d48993a90/"
+         "src/tuning/nvls.cc"),
+    note="nvlsEfficiency: Hopper 0.85, Blackwell 0.74",
+)
+
+NCCL_TESTS_ISSUE_119 = Source(
+    title="NVIDIA/nccl-tests issue #119: Evaluation of NCCL test result",
+    year=2022,
+    url="https://github.com/NVIDIA/nccl-tests/issues/119",
+    note=("S. Jeaugey (NVIDIA): 'We usually consider 24GB/s is the peak performance per 200G NIC "
+          "(12 GB/s for 100G NICs)'"),
+)
+
+NCCL_TESTS_ISSUE_149 = Source(
+    title="NVIDIA/nccl-tests issue #149: Expected bandwidth results? A100 GPUs over NVLink",
+    year=2023,
+    url="https://github.com/NVIDIA/nccl-tests/issues/149",
+    note=("S. Jeaugey (NVIDIA): each NVLink has a line rate of 25 GB/s per direction, ~20 GB/s "
+          "effective with the 128 B payloads SMs use; 240 GB/s in total on A100, other "
+          "bottlenecks limit it to ~230 GB/s; run all_reduce_perf to 8G to reach it"),
+)
+
+NCCL_TESTS_ISSUE_212 = Source(
+    title="NVIDIA/nccl-tests issue #212: H100 all reduce performance is poor",
+    year=2024,
+    url="https://github.com/NVIDIA/nccl-tests/issues/212",
+    note=("S. Jeaugey (NVIDIA): 450 GB/s is the line rate; with ~20% protocol overhead NCCL gets "
+          "370 GB/s busbw with NCCL_ALGO=RING; with NVLink SHARP a peak busbw of ~480 GB/s "
+          "(algbw ~275 GB/s) on 8 GPUs, above 256 MB"),
+)
+
+NCCL_ISSUE_1442 = Source(
+    title="NVIDIA/nccl issue #1442: NVLink SHARP Performance on AWS P5",
+    year=2024,
+    url="https://github.com/NVIDIA/nccl/issues/1442",
+    note=("S. Jeaugey (NVIDIA), 2025: 'The app-level bandwidth is 370GB/s in each direction, "
+          "which is the real target for NCCL BusBW intra-node, except for the Allreduce "
+          "operation where we can get a 30% improvement using NVLink SHARP'"),
+)
+
+NCCL_ISSUE_1455 = Source(
+    title="NVIDIA/nccl issue #1455: about the intranode allreduce performance with SHArP",
+    year=2024,
+    url="https://github.com/NVIDIA/nccl/issues/1455",
+    note=("user measurements on 8 H100 SXM, 2-4 GB messages: NCCL_ALGO=NVLS busbw about "
+          "365-370 GB/s for 2-4 GPUs and 420, 440, 460, 480 GB/s for 5-8 GPUs, algbw about 258, "
+          "265, 270, 273 GB/s for 5-8 GPUs; NCCL_ALGO=RING about 365-370 GB/s"),
+)
+
+NCCL_TESTS_ISSUE_319 = Source(
+    title="NVIDIA/nccl-tests issue #319: nccl-test performance with doca on 2 or 4 HGX hosts",
+    year=2025,
+    url="https://github.com/NVIDIA/nccl-tests/issues/319",
+    note="NVIDIA maintainer: 'You should achieve around 48GB/s from each CX7 NIC at 400Gbps'",
+)
+
+THAKUR2005_MPICH = Source(
+    title=("R. Thakur, R. Rabenseifner, W. Gropp, Optimization of Collective Communication "
+           "Operations in MPICH, IJHPCA 19(1)"),
+    year=2005,
+    doi="10.1177/1094342005051521",
+    note=("alpha-beta model; recursive doubling, recursive halving, Rabenseifner's all-reduce "
+          "and the extra steps for a number of processes that is not a power of two"),
+)
+
+SANDERS2009_TWO_TREE = Source(
+    title=("P. Sanders, J. Speck, J. L. Träff, Two-tree algorithms for full bandwidth broadcast, "
+           "reduction and scan, Parallel Computing 35(12)"),
+    year=2009,
+    doi="10.1016/j.parco.2009.09.001",
+    note="the double binary tree NCCL implements",
+)
+
+PATARASUK2009_RING = Source(
+    title=("P. Patarasuk, X. Yuan, Bandwidth optimal all-reduce algorithms for clusters of "
+           "workstations, JPDC 69(2)"),
+    year=2009,
+    doi="10.1016/j.jpdc.2008.09.002",
+    note="the ring all-reduce reaches the lower bound of 2(n-1)/n S sent per rank",
+)
+
+KLENK2020_NVLS = Source(
+    title=("B. Klenk, N. Jiang, G. Thorson, L. Dennison, An In-Network Architecture for "
+           "Accelerating Shared-Memory Multiprocessor Collectives, ISCA 2020"),
+    year=2020,
+    doi="10.1109/ISCA45697.2020.00085",
+    note="switch-side reduction and multicast for GPU all-reduce (the idea behind NVLink SHARP)",
+)
+
+GRAHAM2016_SHARP = Source(
+    title=("R. L. Graham et al., Scalable Hierarchical Aggregation Protocol (SHArP): A Hardware "
+           "Architecture for Efficient Data Reduction, COMHPC 2016"),
+    year=2016,
+    doi="10.1109/COMHPC.2016.006",
+)
