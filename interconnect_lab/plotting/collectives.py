@@ -1,0 +1,206 @@
+"""Figures for collectives (chapter 7): bandwidth and time against message size, and
+a collective's data moving step by step."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.ticker import FuncFormatter, LogLocator
+
+from .. import units as u
+from ..units import format_bytes
+from .style import COLORS, PALETTE, new_figure, styled
+
+__all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot"]
+
+_SIZE_LABEL = "message size S [B]"
+
+
+def _size_axis(ax):
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10, numticks=20))
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda x, _: format_bytes(x, digits=3) if x >= 1 and math.log10(x) % 3 == 0 else ""))
+    ax.set_xlabel(_SIZE_LABEL)
+
+
+def _check_results(results):
+    results = dict(results)
+    if not results:
+        raise ValueError("results must map at least one label to a CollectiveResult")
+    for label, result in results.items():
+        if np.ndim(result.size_bytes) != 1:
+            raise ValueError(f"result {label!r} must be computed for an array of sizes "
+                             "(pass a 1-D array as size_bytes)")
+    return results
+
+
+@styled
+def bus_bandwidth_plot(results, *, ax=None, link_bandwidth_bytes_per_s=None, efficiency=None,
+                       measured=(), title=None):
+    """Bus bandwidth against message size, one line per algorithm (log x).
+
+    Parameters
+    ----------
+    results : mapping of str to CollectiveResult
+        Label → a result of :func:`interconnect_lab.collectives.collective_performance`
+        computed for an array of sizes.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    link_bandwidth_bytes_per_s : float, optional
+        Line rate of one rank's link, one direction [B/s], drawn as a dashed line.
+    efficiency : float, optional
+        With ``link_bandwidth_bytes_per_s``, also draw the usable rate
+        efficiency × link [-], the large-message limit of the ring.
+    measured : sequence of (str, float, float)
+        Published points: (label, size [B], busbw [B/s]), drawn as markers.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = _check_results(results)
+    if ax is None:
+        _, ax = new_figure(7.0, 4.0)
+    top = 0.0
+    for label, result in results.items():
+        busbw = np.asarray(result.bus_bandwidth_bytes_per_s) / u.GB_per_s
+        ax.plot(result.size_bytes, busbw, label=label, linewidth=2)
+        top = max(top, float(np.max(busbw)))
+    if link_bandwidth_bytes_per_s is not None:
+        link = link_bandwidth_bytes_per_s / u.GB_per_s
+        ax.axhline(link, color=PALETTE["black"], linestyle="--", linewidth=1,
+                   label=f"link line rate, per direction ({link:.0f} GB/s)")
+        top = max(top, link)
+        if efficiency is not None:
+            ax.axhline(efficiency * link, color=PALETTE["grey"], linestyle=":", linewidth=1.5,
+                       label=f"usable: {efficiency:.0%} of line rate ({efficiency * link:.0f} GB/s)")
+    for label, size, busbw in measured:
+        ax.plot([size], [busbw / u.GB_per_s], marker="o", linestyle="none", markersize=8,
+                markerfacecolor="white", markeredgewidth=2, label=f"measured: {label}")
+        top = max(top, busbw / u.GB_per_s)
+    _size_axis(ax)
+    ax.set_ylim(0, 1.12 * top)
+    ax.set_ylabel("bus bandwidth [GB/s]")
+    ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def collective_time_plot(results, *, ax=None, crossover_bytes=None, title=None):
+    """Time against message size, one line per algorithm (log-log).
+
+    Flat lines are latency-bound (the steps dominate); lines of slope one are
+    bandwidth-bound (the bytes dominate).
+
+    Parameters
+    ----------
+    results : mapping of str to CollectiveResult
+        Label → a result computed for an array of sizes.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    crossover_bytes : float, optional
+        A size to mark with a vertical line, e.g. from
+        :func:`interconnect_lab.collectives.crossover_size` [B].
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = _check_results(results)
+    if ax is None:
+        _, ax = new_figure(7.0, 4.0)
+    for label, result in results.items():
+        ax.plot(result.size_bytes, np.asarray(result.time_s) / u.us, label=label, linewidth=2)
+    if crossover_bytes is not None and math.isfinite(crossover_bytes):
+        ax.axvline(crossover_bytes, color=PALETTE["grey"], linestyle=":", linewidth=1.5,
+                   label=f"crossover at {format_bytes(crossover_bytes)}")
+    _size_axis(ax)
+    ax.set_yscale("log")
+    ax.set_ylabel("time [µs]")
+    ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+_CONTRIBUTIONS = LinearSegmentedColormap.from_list("contributions", ["white", PALETTE["blue"]])
+
+
+@styled
+def collective_steps_plot(run, *, columns=4, panel_in=1.9, title=None):
+    """A collective step by step: which ranks' inputs each chunk of each buffer holds.
+
+    One panel per state, from the start to the end. In each panel a column is a
+    rank and a row a chunk of its buffer; the number (and the shade) is how many
+    ranks' inputs that chunk has summed or copied so far. Arrows show the
+    transfers of the step that led to the state.
+
+    Parameters
+    ----------
+    run : ReferenceRun
+        A result of :mod:`interconnect_lab.collectives_reference`, e.g.
+        ``ring_all_reduce``.
+    columns : int
+        Panels per row.
+    panel_in : float
+        Size of one panel [inch].
+    title : str, optional
+        Figure title; by default the algorithm, collective and rank count.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    counts = run.contribution_counts()
+    states, n_ranks, n_chunks = counts.shape
+    columns = max(1, min(int(columns), states))
+    rows = math.ceil(states / columns)
+    figure, axes = new_figure(panel_in * columns + 0.6, panel_in * rows + 0.6,
+                              nrows=rows, ncols=columns, squeeze=False)
+    for index, ax in enumerate(axes.flat):
+        if index >= states:
+            ax.set_axis_off()
+            continue
+        grid = counts[index].T
+        ax.imshow(grid, cmap=_CONTRIBUTIONS, vmin=0, vmax=n_ranks, aspect="auto")
+        for chunk in range(n_chunks):
+            for rank in range(n_ranks):
+                value = grid[chunk, rank]
+                ax.text(rank, chunk, str(value), ha="center", va="center", fontsize=9,
+                        color="white" if value > n_ranks / 2 else PALETTE["black"])
+        if index == 0:
+            ax.set_title("start", fontsize=10)
+        else:
+            moves = run.transfers_at(index - 1)
+            kinds = {t.operation for t in moves}
+            verb = "add" if kinds == {"reduce"} else "copy" if kinds == {"copy"} else "move"
+            ax.set_title(f"step {index}: {verb}", fontsize=10)
+            for t in moves:
+                for chunk in t.chunks:
+                    wrap = abs(t.receiver - t.sender) > 1
+                    ax.annotate("", xy=(t.receiver, chunk), xytext=(t.sender, chunk),
+                                arrowprops={"arrowstyle": "->", "color": COLORS["communication"],
+                                            "linewidth": 1.5, "shrinkA": 6, "shrinkB": 6,
+                                            "connectionstyle": f"arc3,rad={0.35 if wrap else 0.0}"})
+        ax.set_xticks(range(n_ranks), [f"r{r}" for r in range(n_ranks)] if index // columns == rows - 1
+                      or index + columns >= states else [])
+        ax.set_yticks(range(n_chunks), [f"c{k}" for k in range(n_chunks)] if index % columns == 0 else [])
+        ax.tick_params(length=0, labelsize=8)
+        ax.grid(False)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+    if title is None:
+        title = (f"{run.algorithm.replace('_', '-')} {run.collective.replace('_', '-')} on "
+                 f"{n_ranks} ranks\nhow many ranks' inputs each chunk (row) of each rank's "
+                 "buffer (column) holds")
+    figure.suptitle(title, fontsize=11)
+    return figure
