@@ -1048,7 +1048,7 @@ def _activation_bytes_per_layer(model, software, recompute, t, c, b, sp):
                  + mask * tokens * h / replicated)                            # dropout mask
     scores = a * tokens * model.attended_tokens / t * (2 + (3 * mask))      # softmax out, mask, dropout out
     if software.flash_attention:
-        scores = 2 * sharded_tokens * h + 4 * a * sharded_tokens / 1.0        # output and log-sum-exp
+        scores = 2 * sharded_tokens * h + 4 * a * sharded_tokens              # output and FP32 log-sum-exp
     elif recompute == "selective":
         scores = 0.0
     mlp = (2 * tokens * h / replicated + 2 * sharded_tokens * f * (model.mlp_matrices - 1)
