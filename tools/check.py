@@ -12,11 +12,17 @@ Usage (from the repository root, inside the environment the README sets up)::
 
     python tools/check.py            # everything
     python tools/check.py --fast     # steps 1 and 2 only
+
+Each step's duration is printed and written to test-artifacts/check-timings.json
+(the benchmarks report it); a failing browser test leaves a screenshot and
+the page's console log in test-artifacts/browser/ and prints their paths.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+TIMINGS = ROOT / "test-artifacts" / "check-timings.json"
 
 
 def steps(build_dir: Path):
@@ -62,10 +69,18 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         code = subprocess.call(command, cwd=ROOT)
         results.append((name, code, time.perf_counter() - started))
+    total_s = time.perf_counter() - started_all
     print("\n=== summary")
     for name, code, elapsed in results:
         print(f"{'PASS' if code == 0 else 'FAIL'}  {elapsed:7.1f} s  {name}")
-    print(f"total {time.perf_counter() - started_all:.1f} s")
+    print(f"total {total_s:.1f} s")
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps({
+        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "fast": args.fast, "total_s": round(total_s, 2),
+        "steps": [{"name": name, "passed": code == 0, "seconds": round(elapsed, 2)}
+                  for name, code, elapsed in results],
+    }, indent=1) + "\n")
     return 0 if all(code == 0 for _, code, _ in results) else 1
 
 

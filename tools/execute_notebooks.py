@@ -30,7 +30,11 @@ def notebooks(paths):
     return sorted(p for p in (ROOT / "book").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
-def execute(path: Path, timeout_s: int) -> float:
+def execute(path: Path, timeout_s: int, *, write: bool = True) -> float:
+    """Run ``path`` top to bottom in a fresh kernel; return the seconds taken (kernel start included).
+
+    With ``write=False`` the notebook file is left as it is (the benchmarks time it so).
+    """
     notebook = nbformat.read(path, as_version=4)
     started = time.perf_counter()
     client = NotebookClient(
@@ -43,7 +47,8 @@ def execute(path: Path, timeout_s: int) -> float:
     )
     client.execute()
     elapsed = time.perf_counter() - started
-    nbformat.write(notebook, path)
+    if write:
+        nbformat.write(notebook, path)
     return elapsed
 
 
