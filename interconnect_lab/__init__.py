@@ -8,13 +8,31 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.catalog` — hardware specifications with sources
 - :mod:`~interconnect_lab.published` — published measurements the model is checked against
 - :mod:`~interconnect_lab.utilization` — step time, overlap, MFU and HFU
+- :mod:`~interconnect_lab.collectives` — α-β cost of collectives, algbw and busbw
+- :mod:`~interconnect_lab.collectives_reference` — collectives performed step by step on arrays
+- :mod:`~interconnect_lab.topology` — NVLink domains and fat trees
+- :mod:`~interconnect_lab.pricebook` and :mod:`~interconnect_lab.cost` — dated price estimates; cluster cost and power
+- :mod:`~interconnect_lab.training` — transformer FLOPs and memory, parallel step time, MFU
 
 Figures live in :mod:`interconnect_lab.plotting` and interactive panels in
 :mod:`interconnect_lab.widgets`; import those explicitly (they need matplotlib
 and ipywidgets, which the model does not).
 """
 
-from . import catalog, published, sources, units, utilization
+from . import (
+    catalog, collectives, collectives_reference, cost, pricebook, published, sources,
+    topology, training, units, utilization,
+)
+from .collectives import (
+    CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
+    collective_performance, collective_time, crossover_size, reduce_scatter_time,
+)
+from .cost import ClusterCost, cluster_cost
+from .topology import FatTree, ScaleUpDomain, fat_tree, scale_up_domain
+from .training import (
+    TrainingStep, TransformerModel, memory_per_gpu, parallel_config, parallel_sweep,
+    training_step, transformer_model,
+)
 from .catalog import (
     GPU, NIC, Link, MemoryTier, Switch, System,
     gpu, hbm_tier, link, memory_tier, nic, switch, system,
@@ -33,11 +51,21 @@ __version__ = "0.1.0"
 
 __all__ = [
     # modules
-    "units", "sources", "catalog", "published", "utilization",
+    "units", "sources", "catalog", "published", "utilization", "collectives",
+    "collectives_reference", "topology", "pricebook", "cost", "training",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
     # utilization
     "StepTime", "step_time", "compute_time", "model_flops_utilization",
     "hardware_flops_utilization", "ablation_gains",
+    # collectives
+    "CollectiveResult", "collective_performance", "collective_time", "all_reduce_time",
+    "all_gather_time", "reduce_scatter_time", "algorithm_bandwidth", "bus_bandwidth",
+    "crossover_size",
+    # topology and cost
+    "ScaleUpDomain", "scale_up_domain", "FatTree", "fat_tree", "ClusterCost", "cluster_cost",
+    # training
+    "TransformerModel", "transformer_model", "parallel_config", "training_step", "TrainingStep",
+    "memory_per_gpu", "parallel_sweep",
 ]

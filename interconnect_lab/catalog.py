@@ -31,8 +31,8 @@ An unknown name lists the valid ones::
     ...
     ValueError: unknown switch name 'Quantum-3'; valid switch names are: 'NVSwitch 1', ...
 
-Tables: :data:`GPUS`, :data:`LINKS`, :data:`SWITCHES`, :data:`NICS`, :data:`SYSTEMS`,
-:data:`MEMORY_TIERS` (read-only mappings from name to entry).
+Tables: ``GPUS``, ``LINKS``, ``SWITCHES``, ``NICS``, ``SYSTEMS``,
+``MEMORY_TIERS`` (read-only mappings from name to entry).
 
 Notes
 -----
@@ -303,7 +303,7 @@ class Link:
         """Raw signalling rate of all lanes, one direction, before encoding [B/s].
 
         ``lanes * lane_signalling_bit_per_s``, in bytes; None if either is unknown.
-        The data rate :attr:`per_direction_bytes_per_s` is never above it.
+        The data rate ``per_direction_bytes_per_s`` is never above it.
         """
         if self.lanes is None or self.lane_signalling_bit_per_s is None:
             return None

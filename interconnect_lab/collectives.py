@@ -743,8 +743,11 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
     direct              send/recv       1                  1
     nvls                all-reduce      2                  (n+1)/n
     sharp               all-reduce      2                  1
-    hierarchical        all-reduce      RS in node, all-reduce across nodes, AG in node
+    hierarchical        all-reduce      three phases       three phases
     ==================  ==============  =================  ===========================
+
+    The hierarchical all-reduce is a reduce-scatter inside each node, an
+    all-reduce across nodes and an all-gather inside each node.
 
     p is the largest power of two <= n; the terms in brackets apply when n is
     not a power of two. Everything is zero for n = 1.

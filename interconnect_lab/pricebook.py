@@ -15,20 +15,20 @@ give one, and a note saying how it was read. Edit a price with
     50000.0
 
 Transceivers are not in the hardware catalog yet, so their specifications
-(ports served, power, with sources) live here in :data:`TRANSCEIVERS`.
+(ports served, power, with sources) live here in ``TRANSCEIVERS``.
 
 Status of each default price (H100 generation, NDR InfiniBand):
 
-=========================  ==========  ===================================================
-item                       USD         source and status
-=========================  ==========  ===================================================
-DGX H100 server            270,000     SemiAnalysis (May 2023) via Epoch AI; analyst estimate
-Quantum-2 QM9700 switch    36,000      FS.com-sold variant, Aug 2024, via E. Cheah; reseller
-800G twin-port transceiver 1,250       vendor blog, volume third-party range; UNVERIFIED
-400G single-port (NIC)     700         vendor blog, QSFP-DD range; UNVERIFIED
-fibre cable (one link)     100         vendor blog range; UNVERIFIED
-ConnectX-7 NIC             none        no public price found; inside the DGX price
-=========================  ==========  ===================================================
+==========================  ==========  ===================================================
+item                        USD         source and status
+==========================  ==========  ===================================================
+DGX H100 server             270,000     SemiAnalysis (May 2023) via Epoch AI; analyst estimate
+Quantum-2 QM9700 switch     36,000      FS.com-sold variant, Aug 2024, via E. Cheah; reseller
+800G twin-port transceiver  1,250       vendor blog, volume third-party range; UNVERIFIED
+400G single-port (NIC)      700         vendor blog, QSFP-DD range; UNVERIFIED
+fibre cable (one link)      100         vendor blog range; UNVERIFIED
+ConnectX-7 NIC              none        no public price found; inside the DGX price
+==========================  ==========  ===================================================
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class Price:
     Parameters
     ----------
     item : str
-        What is priced: a catalog name (``"DGX H100"``), a :data:`TRANSCEIVERS`
+        What is priced: a catalog name (``"DGX H100"``), a ``TRANSCEIVERS``
         key, or a description (``"fibre cable"``).
     usd : float
         Central estimate per unit [USD], > 0.
@@ -202,7 +202,7 @@ class PriceBook:
         One switch; ``item`` is the catalog switch name.
     switch_transceiver, host_transceiver : Price
         One transceiver module at a switch port and at a server port; ``item``
-        is a :data:`TRANSCEIVERS` key.
+        is a ``TRANSCEIVERS`` key.
     cable : Price
         One fibre cable (one link).
     """

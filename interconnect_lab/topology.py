@@ -24,7 +24,7 @@ tiers       hosts (max)      switches (full)
 Wiring rules
 ------------
 A :class:`FatTree` is a description from which the flow simulator
-(:mod:`interconnect_lab.fabric`) builds its link-level graph; every count in it
+(``interconnect_lab.fabric``) builds its link-level graph; every count in it
 follows from these rules.
 
 1. **Leaves.** A leaf switch has ``leaf_down_ports`` ports towards hosts and

@@ -4,7 +4,8 @@ import subprocess
 import sys
 import textwrap
 
-MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization"]
+MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
+                 "collectives_reference", "topology", "pricebook", "cost", "training"]
 
 
 def test_model_imports_without_matplotlib_or_ipywidgets():

@@ -1,9 +1,25 @@
 """Plotting: figures for the book, built from model results.
 
-Imports matplotlib; the model modules never import this package.
+Imports matplotlib; the model modules never import this package. Each
+function takes a model result, draws on an optional ``ax`` and returns the
+axes; none changes matplotlib's global settings.
 """
 
+from .collectives import bus_bandwidth_plot, collective_steps_plot, collective_time_plot
+from .cost import cost_breakdown_plot, network_share_plot
 from .style import COLORS, PALETTE, new_figure, styled
+from .topology import fat_tree_plot, switch_count_plot
+from .training import memory_breakdown_plot, published_comparison_plot, training_breakdown_plot
 from .utilization import ablation_plot, step_breakdown_plot, step_time_plot
 
-__all__ = ["PALETTE", "COLORS", "new_figure", "styled", "step_time_plot", "step_breakdown_plot", "ablation_plot"]
+__all__ = [
+    "PALETTE", "COLORS", "new_figure", "styled",
+    # utilization (chapter 1)
+    "step_time_plot", "step_breakdown_plot", "ablation_plot",
+    # collectives
+    "bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot",
+    # topology and cost
+    "fat_tree_plot", "switch_count_plot", "cost_breakdown_plot", "network_share_plot",
+    # training
+    "training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
+]
