@@ -55,12 +55,28 @@ def test_install_cell_points_at_the_configured_repository(path):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_chapter_has_objectives_exercises_solutions_and_citations(path):
-    markdown = "\n".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
+    cells = load(path)["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     assert "Learning objectives" in markdown
     exercises = re.findall(r"```\{exercise\}", markdown)
     solutions = re.findall(r"```\{solution-start\}[^\n]*\n:class: dropdown", markdown)
-    assert len(exercises) >= 3 and len(solutions) == len(exercises)
+    assert len(exercises) >= 5, f"{path.name}: {len(exercises)} exercises; a chapter has at least five"
+    assert len(solutions) == len(exercises), f"{path.name}: every exercise needs a folded solution"
+    # A computational solution holds a code cell between its solution-start and solution-end.
+    computed, inside = 0, False
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            if "{solution-start}" in source and "{solution-end}" not in source.split("{solution-start}")[-1]:
+                inside = True
+            elif "{solution-end}" in source:
+                inside = False
+        elif inside:
+            computed += 1
+            inside = False
+    assert computed >= 2, f"{path.name}: {computed} computed solutions; at least two must be checked by nbval"
     assert "{cite" in markdown
+    assert "Claims, checked" in markdown, f"{path.name}: no 'Claims, checked' box"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
