@@ -1,0 +1,102 @@
+"""Every interactive panel: its model call and its full update, as a reader moving controls causes them.
+
+For each panel the library exports (``interconnect_lab.widgets.__all__``),
+constructed with its defaults:
+
+- model call: ``panel.compute(**values)`` on a new set of control values each
+  time (budget 5 ms);
+- full update: one control set to a new value, which runs the panel's update
+  (model, readout, figure, PNG into the Output widget) as a slider does in a
+  notebook (budget 50 ms).
+
+Controls move round-robin through a spread of their valid values, so no two
+consecutive calls see the same input.
+
+Usage: ``python benchmarks/bench_widgets.py``
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import sys
+
+import benchlib
+
+MODEL_BUDGET_MS = 5
+UPDATE_BUDGET_MS = 50
+
+
+def panels():
+    from interconnect_lab import widgets
+    from interconnect_lab.widgets import Panel
+
+    return [obj for name in widgets.__all__
+            if inspect.isclass(obj := getattr(widgets, name)) and issubclass(obj, Panel) and obj is not Panel]
+
+
+def candidate_values(control, count=8):
+    """A spread of valid values of one control."""
+    if hasattr(control, "options"):
+        return [option[1] if isinstance(option, tuple) else option for option in control.options]
+    if all(hasattr(control, a) for a in ("min", "max", "step")) and not isinstance(control.value, tuple):
+        low, high, step = control.min, control.max, control.step or (control.max - control.min) / 100
+        steps = int(round((high - low) / step))
+        picks = sorted({round(i * steps / (count - 1)) for i in range(count)})
+        kind = type(control.value)
+        return [kind(low + k * step) if kind is int else round(low + k * step, 12) for k in picks]
+    return []
+
+
+def moves(panel):
+    """Endless (name, value) pairs, round-robin over controls, each a change from the current value."""
+    candidates = {name: candidate_values(control) for name, control in panel.controls.items()}
+    candidates = {name: values for name, values in candidates.items() if len(values) > 1}
+    cycles = {name: itertools.cycle(values) for name, values in candidates.items()}
+    current = dict(panel.values())
+    for name in itertools.cycle(candidates):
+        value = next(cycles[name])
+        if value == current[name]:
+            value = next(cycles[name])
+        current[name] = value
+        yield name, value
+
+
+def main() -> int:
+    from interconnect_lab.widgets import Panel
+
+    repeat = 30 if benchlib.quick() else 200
+    found = panels()
+    if not found:
+        print("no panels exported by interconnect_lab.widgets")
+        return 0
+    for cls in found:
+        try:
+            panel = cls()
+        except TypeError as error:
+            print(f"{cls.__name__}: cannot be built with its defaults ({error}); skipped")
+            continue
+        stream = moves(panel)
+        values = dict(panel.values())
+
+        def next_values():
+            name, value = next(stream)
+            values[name] = value
+            return dict(values)
+
+        samples = benchlib.measure(lambda v: panel.compute(**v), repeat=repeat, setup=next_values)
+        benchlib.record("widgets", f"{cls.__name__}: model call", samples_s=samples, budget_ms=MODEL_BUDGET_MS,
+                        note="compute(**values)")
+
+        stream = moves(panel)
+        fast = type(panel).redraw is not Panel.redraw
+        samples = benchlib.measure(lambda move: setattr(panel.controls[move[0]], "value", move[1]),
+                                   repeat=repeat, setup=lambda: next(stream))
+        benchlib.record("widgets", f"{cls.__name__}: full update", samples_s=samples, budget_ms=UPDATE_BUDGET_MS,
+                        note="model + readout + figure + PNG" + ("; redraw() fast path" if fast else
+                                                                  "; full redraw (no redraw())"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
