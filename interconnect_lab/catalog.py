@@ -161,12 +161,18 @@ class GPU:
         Maximum board power (TDP/TGP) [W].
     scale_up_link : str or None
         Name of the scale-up link generation in the catalog (e.g. ``"NVLink 4"``).
+    measured_matmul_flop_per_s : float or None
+        Maximum achievable matmul rate: the best dense BF16 matmul measured over many
+        shapes on a real GPU with its software stack ("MAMF") [FLOP/s]; None where no
+        measurement is published. No real kernel reaches the datasheet peak.
     sources : tuple of Source
         Where the figures come from.
 
     Examples
     --------
     >>> from interconnect_lab import catalog, units as u
+    >>> round(catalog.gpu("H100 SXM").matmul_fraction_of_peak, 3)   # best measured matmul / peak
+    0.803
     >>> b200 = catalog.gpu("B200")
     >>> b200.bf16_flop_per_s / catalog.gpu("H100 SXM").bf16_flop_per_s   # same precision, dense
     2.274
@@ -183,6 +189,7 @@ class GPU:
     hbm_bandwidth_bytes_per_s: float
     power_w: float
     scale_up_link: str | None
+    measured_matmul_flop_per_s: float | None = None
     sources: tuple[Source, ...]
 
     def __post_init__(self):
@@ -192,7 +199,15 @@ class GPU:
         _check_positive_fields(self, [
             ("bf16_flop_per_s", "FLOP/s"), ("fp8_flop_per_s", "FLOP/s"), ("hbm_bytes", "B"),
             ("hbm_bandwidth_bytes_per_s", "B/s"), ("power_w", "W"),
-        ], allow_none=("fp8_flop_per_s",))
+            ("measured_matmul_flop_per_s", "FLOP/s"),
+        ], allow_none=("fp8_flop_per_s", "measured_matmul_flop_per_s"))
+
+    @property
+    def matmul_fraction_of_peak(self) -> float | None:
+        """Best measured BF16 matmul rate over the dense BF16 peak [-]; None if unmeasured."""
+        if self.measured_matmul_flop_per_s is None:
+            return None
+        return self.measured_matmul_flop_per_s / self.bf16_flop_per_s
 
 
 # Link -----------------------------------------------------------------------------
@@ -569,21 +584,29 @@ def _lookup(kind, table, name):
 
 # GPUs -------------------------------------------------------------------------------
 
+# Measured best-shape BF16 matmul rates (MAMF): what a real kernel reaches, unlike the peak.
+_MAMF_SOURCE = MLENG_ACCELERATORS.at(
+    "Maximum Achievable Matmul FLOPS comparison table",
+    note="BF16, no sparsity, mean of 100 iterations after 50 warm-up, best of many shapes; "
+         "A100 SXM 271.2, H100 SXM 794.5, B200 1,745, GB200 1,822, MI300X 668.4 TFLOP/s")
+
 GPUS = _table([
     GPU(
         name="A100 SXM", vendor="NVIDIA", year=2020,
         bf16_flop_per_s=312 * u.TFLOP_per_s, fp8_flop_per_s=None,
         hbm_bytes=80 * u.GB, hbm_bandwidth_bytes_per_s=2.039 * u.TB_per_s,
         power_w=400 * u.W, scale_up_link="NVLink 3",
-        sources=(MLENG_ACCELERATORS.at("A100 SXM row"),),
+        measured_matmul_flop_per_s=271.2 * u.TFLOP_per_s,
+        sources=(MLENG_ACCELERATORS.at("A100 SXM row"), _MAMF_SOURCE),
     ),
     GPU(
         name="H100 SXM", vendor="NVIDIA", year=2022,
         bf16_flop_per_s=989.4 * u.TFLOP_per_s, fp8_flop_per_s=1978.9 * u.TFLOP_per_s,
         hbm_bytes=80 * u.GB, hbm_bandwidth_bytes_per_s=3.35 * u.TB_per_s,
         power_w=700 * u.W, scale_up_link="NVLink 4",
+        measured_matmul_flop_per_s=794.5 * u.TFLOP_per_s,
         sources=(
-            MLENG_ACCELERATORS.at("H100 SXM row"),
+            MLENG_ACCELERATORS.at("H100 SXM row"), _MAMF_SOURCE,
             Source(title="G. K. Lockwood, H100 (digital garden)", year=2025,
                    url="https://glennklockwood.com/garden/processors/h100",
                    note="theoretical peaks 989.4 (BF16 dense) and 1978.9 (FP8 dense) TFLOP/s"),
@@ -612,7 +635,9 @@ GPUS = _table([
         # 8 GPUs); the marketing figure is 192 GB.
         hbm_bytes=180 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1000 * u.W, scale_up_link="NVLink 5",
+        measured_matmul_flop_per_s=1745.0 * u.TFLOP_per_s,
         sources=(
+            _MAMF_SOURCE,
             MLENG_ACCELERATORS.at("B200 rows",
                                   note="dense 2,250 BF16 / 4,500 FP8 TFLOP/s (DGX B200 datasheet); "
                                        "180 GB usable HBM3e at 8 TB/s; 1,000 W max TGP"),
@@ -624,7 +649,9 @@ GPUS = _table([
         bf16_flop_per_s=2500 * u.TFLOP_per_s, fp8_flop_per_s=5000 * u.TFLOP_per_s,
         hbm_bytes=186 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1200 * u.W, scale_up_link="NVLink 5",
+        measured_matmul_flop_per_s=1822.0 * u.TFLOP_per_s,
         sources=(
+            _MAMF_SOURCE,
             MLENG_ACCELERATORS.at("GB200 rows",
                                   note="per Blackwell GPU, dense: 2,500 BF16 / 5,000 FP8 TFLOP/s "
                                        "(NVIDIA GB200 NVL72 page: 720 PF sparse FP8 / 72 / 2); "
@@ -641,7 +668,9 @@ GPUS = _table([
         bf16_flop_per_s=1307.4 * u.TFLOP_per_s, fp8_flop_per_s=2614.9 * u.TFLOP_per_s,
         hbm_bytes=192 * u.GB, hbm_bandwidth_bytes_per_s=5.3 * u.TB_per_s,
         power_w=750 * u.W, scale_up_link="Infinity Fabric (MI300X)",
+        measured_matmul_flop_per_s=668.4 * u.TFLOP_per_s,
         sources=(
+            _MAMF_SOURCE,
             MLENG_ACCELERATORS.at("MI300X rows",
                                   note="dense 1,307.4 BF16 TFLOP/s = 2,100 MHz x 256 x 2 x 1,216 "
                                        "(AMD spec), FP8 twice that; 192 GB HBM3 at 5.3 TB/s; "

@@ -86,7 +86,7 @@ from .utilization import hardware_flops_utilization, model_flops_utilization
 
 __all__ = [
     # model descriptions
-    "TransformerModel", "MODELS", "transformer_model",
+    "TransformerModel", "MODELS", "matmul_fraction_of_peak", "transformer_model",
     "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops",
     # hardware and software
     "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",
@@ -744,15 +744,20 @@ class Efficiencies:
     Parameters
     ----------
     gemm : float
-        Sustained share of the GPU's dense peak that training GEMMs reach
-        end to end, :math:`\\eta_\\text{GEMM}` [-]. Default 0.64. The best
-        matmul shape reaches 0.87 of peak on an A100 SXM and 0.80 on an H100
-        SXM (Bekman, "Maximum Achievable Matmul FLOPS"); training loses more to
-        power-capped clocks under sustained load, shapes that are not the best
-        one, and gaps between kernels. 0.64 (about three quarters of the A100's
-        best shape) is one value, chosen once against SC21 Table 1 and
-        MegaScale Table 2 together and then used for every case; the benchmark
-        reports how every published row moves with it.
+        Sustained share of the GPU's best measured matmul rate (its "MAMF",
+        ``GPU.measured_matmul_flop_per_s`` in the catalog) that training GEMMs
+        reach end to end, :math:`\eta_\text{GEMM}` [-]. Default 0.7363. The
+        best matmul shape reaches 0.87 of peak on an A100 SXM and 0.80 on an
+        H100 SXM; training loses more to power-capped clocks under sustained
+        load, shapes that are not the best one, and gaps between kernels. The
+        value is one number, chosen once against SC21 Table 1 and MegaScale
+        Table 2 together (it puts an A100's training GEMMs at 0.64 of peak)
+        and then used for every case and every GPU; the benchmark reports how
+        every published row moves with it. Measuring against each GPU's own
+        best matmul, not its datasheet peak, carries the A100 calibration to
+        GPUs whose kernels reach a smaller share of peak (H100, Blackwell,
+        MI300X). A GPU without a published measurement takes the median share
+        of the catalog's measured GPUs.
     memory_bandwidth : float
         Share of HBM bandwidth that streaming element-wise kernels reach,
         :math:`\\eta_\\text{HBM}` [-]. Default 0.9, typical of a
@@ -767,13 +772,11 @@ class Efficiencies:
         moments, K = 12 in ZeRO's notation.
     """
 
-    gemm: float = 0.64
+    gemm: float = 0.7363
     memory_bandwidth: float = 0.9
     optimizer_bytes_per_parameter: float = 24.0
     optimizer_state_bytes_per_parameter: float = 12.0
     sources: tuple[Source, ...] = (
-        MLENG_ACCELERATORS.at("Maximum Achievable Matmul FLOPS comparison table",
-                              note="A100 SXM 271.2 of 312 TFLOP/s (86.9%), H100 SXM 794.5 of 989 (80.3%)"),
         ZERO.at("§5.1", note="K = 12 bytes of optimizer state per parameter for mixed-precision Adam"),
     )
 
@@ -1224,6 +1227,35 @@ class TrainingStep:
         return _as_output(training_time_s(parameters, tokens, self.gpus, self.hardware_flop_per_s_per_gpu) / u.day)
 
 
+def matmul_fraction_of_peak(gpu) -> float:
+    """Share of peak the best measured matmul reaches on ``gpu`` [-].
+
+    The catalog's measured best-shape BF16 matmul rate over the dense BF16 peak;
+    for a GPU with no published measurement, the median of the catalog GPUs that
+    have one.
+
+    Parameters
+    ----------
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator.
+
+    Returns
+    -------
+    float
+        Fraction of peak [-].
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> round(matmul_fraction_of_peak(catalog.gpu("A100 SXM")), 3)
+    0.869
+    """
+    if gpu.matmul_fraction_of_peak is not None:
+        return gpu.matmul_fraction_of_peak
+    measured = [g.matmul_fraction_of_peak for g in catalog.GPUS.values() if g.matmul_fraction_of_peak is not None]
+    return float(np.median(measured))
+
+
 def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
               sequence_parallel, t, p, d, c, b, v):
     """The step-time model over arrays of (t, p, d, c, b, v); see the module docstring."""
@@ -1234,7 +1266,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
     s, V, w = model.sequence_length, model.vocabulary_size, model.attended_tokens
     peak = cluster_.peak_flop_per_s
-    gemm_rate = efficiencies.gemm * peak
+    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
     hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
     gpus = t * p * d * c
     node = cluster_.gpus_per_node
