@@ -94,6 +94,7 @@ __all__ = [
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
     "TrainingStep", "training_step", "pipeline_bubble_fraction",
+    "system_cluster", "TensorParallelLayer", "tensor_parallel_layer",
     "training_time_s", "TrainingSweep", "parallel_sweep",
     # communication volumes
     "ZeroVolume", "zero_communication_volume", "GradientCompression", "gradient_compression",
@@ -1256,22 +1257,29 @@ def matmul_fraction_of_peak(gpu) -> float:
     return float(np.median(measured))
 
 
-def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
-              sequence_parallel, t, p, d, c, b, v):
-    """The step-time model over arrays of (t, p, d, c, b, v); see the module docstring."""
-    t, p, d, c, b, v = (np.asarray(x, dtype=float) for x in (t, p, d, c, b, v))
-    sp = np.asarray(sequence_parallel, dtype=bool)
-    B = float(global_batch_size)
-    m = B / (d * b)
-    h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
-    s, V, w = model.sequence_length, model.vocabulary_size, model.attended_tokens
-    peak = cluster_.peak_flop_per_s
-    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
-    hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
-    gpus = t * p * d * c
-    node = cluster_.gpus_per_node
+@dataclass(frozen=True)
+class _LayerTerms:
+    """One transformer layer, one microbatch, one GPU: what :func:`_evaluate` and
+    :func:`tensor_parallel_layer` share. Floats or arrays."""
 
-    # --- one layer, one microbatch, forward, on one GPU -------------------------
+    tokens: float                       # tokens of the microbatch on this GPU, b·s/c
+    projections: float                  # forward GEMM FLOPs per token of the layer's projections
+    logit_flops: float                  # forward FLOPs per token of the logit layer
+    compute_s: float                    # forward + backward + recomputation [s]
+    gemm_s: float                       # the GEMM part of compute_s [s]
+    passes: int                         # forward, backward (and the recomputed forward)
+    tensor_parallel_all_reduces: int    # all-reduces of the activations per layer and microbatch
+    tensor_parallel_message_bytes: float  # size S of each [B]
+    tensor_parallel_s: float            # all of them, one after the other [s]
+    tensor_parallel_exposed_s: float    # what the GPU waits for after overlap [s]
+    context_parallel_exposed_s: float   # exposed context-parallel all-gathers [s]
+
+
+def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp):
+    """Compute and tensor/context-parallel collectives of one layer and microbatch (see the module docstring)."""
+    h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
+    s, w = model.sequence_length, model.attended_tokens
+    node = cluster_.gpus_per_node
     tokens = b * s / c
     replicated = np.where(sp, t, 1.0)
     projections, _, logit_flops = _forward_flops_per_token(model, w)
@@ -1295,8 +1303,9 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     layer_gemm_s = (3 * (core_flops + proj_flops) + {"full": core_flops + proj_flops,
                                                      "selective": core_flops, "none": 0.0}[recompute]) / gemm_rate
 
-    # --- tensor- and context-parallel collectives per layer and microbatch ------------
-    ti, ci, di, pi = (np.rint(x).astype(int) for x in (t, c, d, p))
+    # Tensor parallelism: one all-reduce of the b·s·h activations after attention and one
+    # after the MLP (one in all with a parallel block), in every pass (SC21 §3.2).
+    ti, ci = (np.rint(x).astype(int) for x in (t, c))
     activation_size = software.parameter_bytes * tokens * h
     passes = 2 + (1 if recompute == "full" else 0)                   # forward, backward, recomputation
     tp_ops = passes * blocks
@@ -1308,7 +1317,33 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     kv_size = software.parameter_bytes * 2 * b * s * kv / t           # keys and values of the whole sequence
     cp_comm = passes * _collective_s("all_gather", kv_size, ci, np.maximum(node // ti, 1), cluster_)
     cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)              # ring attention hides it under attention
-    layer_comm_exposed = tp_exposed + cp_exposed
+    return _LayerTerms(tokens=tokens, projections=projections, logit_flops=logit_flops, compute_s=layer_s,
+                       gemm_s=layer_gemm_s, passes=passes, tensor_parallel_all_reduces=tp_ops,
+                       tensor_parallel_message_bytes=activation_size, tensor_parallel_s=tp_comm,
+                       tensor_parallel_exposed_s=tp_exposed, context_parallel_exposed_s=cp_exposed)
+
+
+def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
+              sequence_parallel, t, p, d, c, b, v):
+    """The step-time model over arrays of (t, p, d, c, b, v); see the module docstring."""
+    t, p, d, c, b, v = (np.asarray(x, dtype=float) for x in (t, p, d, c, b, v))
+    sp = np.asarray(sequence_parallel, dtype=bool)
+    B = float(global_batch_size)
+    m = B / (d * b)
+    h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
+    s, V, w = model.sequence_length, model.vocabulary_size, model.attended_tokens
+    peak = cluster_.peak_flop_per_s
+    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
+    hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
+    gpus = t * p * d * c
+    node = cluster_.gpus_per_node
+
+    # --- one layer, one microbatch, on one GPU: compute and its collectives ----------
+    ti, ci, di, pi = (np.rint(x).astype(int) for x in (t, c, d, p))
+    layer = _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp)
+    tokens, projections, logit_flops = layer.tokens, layer.projections, layer.logit_flops
+    layer_s, passes = layer.compute_s, layer.passes
+    layer_comm_exposed = layer.tensor_parallel_exposed_s + layer.context_parallel_exposed_s
 
     # --- the slowest stage: layers of one stage plus the logits ------------------------
     layers_per_stage = model.layers / p
@@ -1487,6 +1522,218 @@ def memory_per_gpu(model, cluster_, config, software_="Megatron-LM SC21") -> Mem
     (False, True)
     """
     return training_step(model, cluster_, config, software_).memory
+
+
+# ============================================================================
+# Clusters from catalog systems, and tensor parallelism layer by layer (chapter 2)
+# ============================================================================
+
+def system_cluster(system, *, gpus_per_node=None, scale_out_link=None, name=None) -> Cluster:
+    """A :class:`Cluster` built from a catalog system: its GPU, NVLink domain and network adapters.
+
+    Parameters
+    ----------
+    system : str
+        Catalog system name (:data:`interconnect_lab.catalog.SYSTEMS`), e.g.
+        ``"DGX H100"`` or ``"GB200 NVL72"``.
+    gpus_per_node : int, optional
+        GPUs in one NVLink domain; the system's own count if omitted. A what-if:
+        the same GPUs and links in smaller or larger domains. Each GPU keeps its
+        share of the system's adapters, so ``nics_per_node`` scales with it.
+    scale_out_link : str, optional
+        Catalog link of one network port; by default the InfiniBand generation
+        whose per-direction rate is that of the system's adapter.
+    name : str, optional
+        Label; the system's name (with the domain size, if changed) if omitted.
+
+    Returns
+    -------
+    Cluster
+
+    Raises
+    ------
+    ValueError
+        For an unknown system, a system without NVLink or adapters, a domain
+        size that does not give each GPU a whole share of the adapters, or no
+        catalog link matching the adapter's rate.
+
+    Examples
+    --------
+    >>> from interconnect_lab import units as u
+    >>> nvl72 = system_cluster("GB200 NVL72")
+    >>> nvl72.gpus_per_node, nvl72.scale_up_link, nvl72.scale_out_link
+    (72, 'NVLink 5', 'InfiniBand NDR')
+    >>> nvl72.scale_up_bytes_per_s / u.GB_per_s, nvl72.scale_out_bytes_per_s / u.GB_per_s
+    (900.0, 50.0)
+    >>> system_cluster("GB200 NVL72", gpus_per_node=8).nics_per_node
+    8
+    """
+    entry = catalog.system(system)
+    gpu = catalog.gpu(entry.gpu)
+    if gpu.scale_up_link is None or entry.nic is None or entry.nics == 0:
+        raise ValueError(f"system {system!r} needs a scale-up link and network adapters to make a Cluster")
+    gpus = entry.gpus if gpus_per_node is None else check_integer("gpus_per_node", gpus_per_node, minimum=1)
+    nics = entry.nics * gpus / entry.gpus
+    if nics != int(nics) or nics < 1:
+        raise ValueError(f"gpus_per_node = {gpus} does not give each GPU a whole share of the "
+                         f"{entry.nics} adapters of {entry.gpus} GPUs in {system!r}: it must make "
+                         f"{entry.nics} x gpus_per_node / {entry.gpus} a whole number >= 1")
+    if scale_out_link is None:
+        rate = catalog.nic(entry.nic).per_direction_bytes_per_s
+        matches = [link.name for link in catalog.LINKS.values()
+                   if link.family == "InfiniBand" and link.per_direction_bytes_per_s == rate]
+        if not matches:
+            raise ValueError(f"no catalog InfiniBand link runs at the {rate * 8 / 1e9:g} Gb/s of "
+                             f"{entry.nic}: pass scale_out_link")
+        scale_out_link = matches[0]
+    if name is None:
+        name = entry.name if gpus == entry.gpus else f"{entry.name} GPUs in {gpus}-GPU NVLink domains"
+    return Cluster(name=name, gpu=entry.gpu, gpus_per_node=gpus, scale_up_link=gpu.scale_up_link,
+                   scale_out_link=scale_out_link, nics_per_node=int(nics), sources=entry.sources)
+
+
+@dataclass(frozen=True)
+class TensorParallelLayer:
+    """Tensor-parallel communication of one transformer layer, and its weight in the step.
+
+    From :func:`tensor_parallel_layer`; per GPU, per layer, per microbatch.
+
+    Attributes
+    ----------
+    tensor_parallel : int
+        Tensor-parallel degree t.
+    crosses_network : bool
+        True if the tensor-parallel group is larger than the NVLink domain, so
+        its all-reduces cross the network (two-level algorithm).
+    all_reduces : int
+        All-reduces of the layer's activations per microbatch: two per pass
+        (after attention and after the MLP; one with a parallel block) in the
+        forward pass, the backward pass and, with full recomputation, the
+        recomputed forward pass.
+    message_bytes : float
+        Size of each all-reduce, the b·s·h activations of the microbatch [B].
+    sent_bytes : float
+        Bytes one GPU sends for them with the ring algorithm,
+        ``all_reduces * 2(t-1)/t * message_bytes`` [B].
+    communication_s : float
+        Time of the layer's all-reduces, one after another [s].
+    exposed_s : float
+        The part of ``communication_s`` the GPU waits for after overlap [s].
+    compute_s : float
+        The layer's compute for the microbatch: forward, backward and
+        recomputation [s].
+    step : TrainingStep
+        The whole iteration (its ``tensor_parallel_s`` is the exposed
+        tensor-parallel time of every layer and microbatch).
+    """
+
+    tensor_parallel: int
+    crosses_network: bool
+    all_reduces: int
+    message_bytes: float
+    sent_bytes: float
+    communication_s: float
+    exposed_s: float
+    compute_s: float
+    step: TrainingStep
+
+    @property
+    def communication_to_compute(self) -> float:
+        """``communication_s / compute_s`` for one layer [-]."""
+        return self.communication_s / self.compute_s
+
+    @property
+    def step_share(self) -> float:
+        """Exposed tensor-parallel time as a share of the iteration [-]."""
+        return float(self.step.tensor_parallel_s / self.step.step_s)
+
+
+def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21", *,
+                          efficiencies=DEFAULT_EFFICIENCIES) -> TensorParallelLayer:
+    """The tensor-parallel all-reduces of one layer: bytes, time, and share of the step.
+
+    Megatron-LM's tensor parallelism (Shoeybi et al. 2019) splits each layer's
+    weight matrices over t GPUs; after the attention block and after the MLP
+    the t partial results are summed with an all-reduce of the microbatch's
+    activations, :math:`S = b\\,s\\,h` elements, in the forward pass and again
+    in the backward pass. With the ring algorithm each GPU sends
+    :math:`2\\frac{t-1}{t} S` per all-reduce, so per layer and microbatch
+    (SC21 §3.2)
+
+    .. math::
+
+        V_\\text{TP} = 8\\, b\\, s\\, h\\, \\frac{t-1}{t} \\text{ elements}
+
+    for the forward and backward passes; full recomputation adds the two
+    all-reduces of the recomputed forward pass. Times come from
+    :func:`interconnect_lab.collectives.collective_performance` over the
+    cluster's NVLink (a two-level algorithm once t exceeds the NVLink domain),
+    and the layer's compute from the same roofline :func:`training_step` uses.
+
+    Parameters
+    ----------
+    model : TransformerModel or str
+        The architecture, or a name from :data:`MODELS`.
+    cluster_ : Cluster or str
+        The hardware, or a name from :data:`CLUSTERS` (see also :func:`system_cluster`).
+    config : ParallelConfig
+        The split; its ``tensor_parallel`` is t.
+    software_ : Software or str
+        The stack, or a name from :data:`SOFTWARE`.
+    efficiencies : Efficiencies
+        Sustained rates; :data:`DEFAULT_EFFICIENCIES` unless exploring.
+
+    Returns
+    -------
+    TensorParallelLayer
+
+    Raises
+    ------
+    ValueError
+        If the split does not divide the model (see :func:`training_step`).
+
+    References
+    ----------
+    M. Shoeybi et al., "Megatron-LM: Training Multi-Billion Parameter Language
+    Models Using Model Parallelism", arXiv:1909.08053, 2019.
+
+    D. Narayanan et al., SC21, §3.2, https://doi.org/10.1145/3458817.3476209.
+
+    Examples
+    --------
+    GPT-3 175B, one 2,048-token sequence per microbatch, t = 8 on a DGX H100:
+    SC21's 8·b·s·h·(t−1)/t elements of 2 bytes for the forward and backward passes
+
+    >>> from interconnect_lab import units as u
+    >>> config = parallel_config(8, global_batch_size=8, tensor_parallel=8, recompute="none")
+    >>> layer = tensor_parallel_layer("GPT-3 175B", system_cluster("DGX H100"), config)
+    >>> layer.all_reduces, round(layer.sent_bytes / u.MB, 1)
+    (4, 352.3)
+    >>> 2 * 8 * 1 * 2048 * 12288 * 7 / 8 / u.MB
+    352.321536
+    >>> layer.crosses_network
+    False
+    """
+    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
+    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    step = training_step(model, cluster_, config, software_, efficiencies=efficiencies)
+    t = config.tensor_parallel
+    peak = cluster_.peak_flop_per_s
+    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
+    hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
+    layer = _layer_terms(model, cluster_, software_, config.recompute, gemm_rate, hbm_rate,
+                         np.asarray(float(t)), np.asarray(float(config.context_parallel)),
+                         np.asarray(float(config.microbatch_size)),
+                         np.asarray(config.sequence_parallel, dtype=bool))
+    ring_traffic = 2 * (t - 1) / t
+    return TensorParallelLayer(
+        tensor_parallel=t, crosses_network=t > cluster_.gpus_per_node,
+        all_reduces=int(layer.tensor_parallel_all_reduces),
+        message_bytes=float(layer.tensor_parallel_message_bytes),
+        sent_bytes=float(layer.tensor_parallel_all_reduces * ring_traffic * layer.tensor_parallel_message_bytes),
+        communication_s=float(layer.tensor_parallel_s), exposed_s=float(layer.tensor_parallel_exposed_s),
+        compute_s=float(layer.compute_s), step=step)
 
 
 # ============================================================================

@@ -1,0 +1,129 @@
+"""Tensor parallelism layer by layer (chapter 2): SC21's volume, the collectives model, the step."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interconnect_lab import catalog, collectives
+from interconnect_lab import training as tr
+from interconnect_lab import units as u
+
+
+def gpt(hidden_size, layers=8):
+    return tr.TransformerModel.gpt(layers=layers, hidden_size=hidden_size, heads=hidden_size // 128,
+                                   vocabulary_size=51200, sequence_length=2048)
+
+
+def layer(hidden_size=12288, t=8, system="DGX H100", gpus_per_node=None, recompute="none",
+          microbatch_size=1, software="Megatron-LM SC21"):
+    config = tr.parallel_config(t, global_batch_size=8 * microbatch_size, tensor_parallel=t,
+                                microbatch_size=microbatch_size, recompute=recompute)
+    return tr.tensor_parallel_layer(gpt(hidden_size), tr.system_cluster(system, gpus_per_node=gpus_per_node),
+                                    config, software)
+
+
+# SC21 §3.2: 8·b·s·h·(t−1)/t elements per layer, per device, per microbatch -----------------
+
+@pytest.mark.parametrize("t", [2, 4, 8])
+@pytest.mark.parametrize("b", [1, 2])
+@pytest.mark.parametrize("h", [4096, 12288])
+def test_forward_and_backward_volume_is_sc21s(t, b, h):
+    result = layer(hidden_size=h, t=t, microbatch_size=b, recompute="none")
+    elements = 8 * b * 2048 * h * (t - 1) / t
+    assert result.all_reduces == 4
+    assert result.message_bytes == 2 * b * 2048 * h
+    assert result.sent_bytes == pytest.approx(2 * elements, rel=1e-12)   # 2-byte activations
+
+
+def test_full_recomputation_adds_the_recomputed_forward_all_reduces():
+    assert layer(recompute="full").all_reduces == 6
+    assert layer(recompute="full").sent_bytes == pytest.approx(1.5 * layer(recompute="none").sent_bytes)
+
+
+def test_a_parallel_block_halves_the_all_reduces():
+    assert layer(software="MegaScale").all_reduces == layer().all_reduces // 2
+
+
+def test_no_tensor_parallelism_no_communication():
+    result = layer(t=1)
+    assert result.sent_bytes == result.communication_s == result.exposed_s == result.step_share == 0.0
+
+
+# The time is the collectives model's; the step is training_step's -----------------------------
+
+def test_time_is_the_collectives_ring_all_reduce_over_nvlink():
+    result = layer(t=8)
+    params = collectives.link_parameters(catalog.link("NVLink 4"))
+    one = collectives.all_reduce_time(result.message_bytes, 8, algorithm="ring", **params)
+    assert result.communication_s == pytest.approx(result.all_reduces * one, rel=1e-12)
+    assert result.exposed_s == result.communication_s          # SC21's Megatron-LM: no overlap
+    assert not result.crosses_network
+
+
+def test_step_share_and_per_layer_time_add_up_to_the_step():
+    result = layer(t=8, recompute="full")
+    microbatches, layers = 8, 8
+    assert result.step.tensor_parallel_s == pytest.approx(microbatches * layers * result.exposed_s, rel=1e-12)
+    assert result.step_share == pytest.approx(result.step.tensor_parallel_s / result.step.step_s)
+    assert 0 < result.step_share < 1
+
+
+def test_a_group_larger_than_the_nvlink_domain_crosses_the_network_and_slows_down():
+    in_rack = layer(t=16, system="GB200 NVL72")
+    split = layer(t=16, system="GB200 NVL72", gpus_per_node=8)
+    assert split.crosses_network and not in_rack.crosses_network
+    assert split.communication_s > in_rack.communication_s
+    assert split.compute_s == in_rack.compute_s
+    assert layer(t=8, system="GB200 NVL72", gpus_per_node=8).communication_s == \
+        layer(t=8, system="GB200 NVL72").communication_s
+
+
+def test_faster_nvlink_means_less_communication_per_layer():
+    h100 = tr.system_cluster("DGX H100")
+    nvlink3 = tr.Cluster(name="H100 with NVLink 3", gpu="H100 SXM", gpus_per_node=8, scale_up_link="NVLink 3",
+                         scale_out_link="InfiniBand NDR", nics_per_node=8)
+    config = tr.parallel_config(8, global_batch_size=8, tensor_parallel=8)
+    fast = tr.tensor_parallel_layer(gpt(8192), h100, config)
+    slow = tr.tensor_parallel_layer(gpt(8192), nvlink3, config)
+    assert slow.communication_s > fast.communication_s and slow.step_share > fast.step_share
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([2, 4, 8]), st.sampled_from([2048, 4096, 8192, 16384]))
+def test_wider_models_spend_a_smaller_share_on_tensor_parallelism(t, h):
+    # Communication grows like h, compute like h^2: the ratio falls as the model widens.
+    assert layer(hidden_size=2 * h, t=t).communication_to_compute < layer(hidden_size=h, t=t).communication_to_compute
+
+
+# system_cluster --------------------------------------------------------------------------------
+
+def test_system_cluster_reads_the_catalog():
+    dgx = tr.system_cluster("DGX H100")
+    assert (dgx.gpu, dgx.gpus_per_node, dgx.scale_up_link, dgx.scale_out_link, dgx.nics_per_node) == \
+        ("H100 SXM", 8, "NVLink 4", "InfiniBand NDR", 8)
+    assert dgx.scale_out_bytes_per_s == catalog.nic("ConnectX-7").per_direction_bytes_per_s
+    nvl72 = tr.system_cluster("GB200 NVL72")
+    assert nvl72.gpus_per_node == catalog.system("GB200 NVL72").gpus
+    assert nvl72.scale_up_bytes_per_s == catalog.link("NVLink 5").per_gpu_per_direction_bytes_per_s
+    small = tr.system_cluster("GB200 NVL72", gpus_per_node=8)
+    assert small.nics_per_node == 8 and small.scale_out_bytes_per_s == nvl72.scale_out_bytes_per_s
+    assert "8-GPU" in small.name
+    assert tr.system_cluster("DGX H100", scale_out_link="Ethernet 400G").scale_out_link == "Ethernet 400G"
+
+
+def test_system_cluster_rejects_bad_input():
+    with pytest.raises(ValueError, match="unknown system name"):
+        tr.system_cluster("DGX Z100")
+    with pytest.raises(ValueError, match="gpus_per_node"):
+        tr.system_cluster("DGX H100", gpus_per_node=0)
+    with pytest.raises(TypeError, match="gpus_per_node"):
+        tr.system_cluster("DGX H100", gpus_per_node=4.5)  # not a whole number
+
+
+def test_tensor_parallel_layer_rejects_a_split_that_does_not_divide_the_model():
+    config = tr.parallel_config(64, global_batch_size=64, tensor_parallel=64)
+    with pytest.raises(ValueError, match="not divisible by tensor_parallel = 64"):
+        tr.tensor_parallel_layer(gpt(12288), "Selene", config)
+    with pytest.raises(TypeError, match="ParallelConfig"):
+        tr.tensor_parallel_layer(gpt(12288), "Selene", {"tensor_parallel": 8})
+    assert u.GB == 1e9
