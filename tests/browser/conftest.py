@@ -80,6 +80,7 @@ def page(request, browser, page_log):
     support.watch(page, page_log)
     request.node._browser = (page, page_log)
     yield page
+    support.shutdown_kernel(page)  # a JupyterLab page's kernel, after any failure screenshot
     context.close()
 
 

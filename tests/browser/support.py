@@ -67,6 +67,35 @@ def chapter_notebooks() -> list[Path]:
     return sorted(p for p in BOOK.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
+def image_problem(data: bytes) -> str | None:
+    """Why ``data`` is not a complete, non-empty image, or None if it is.
+
+    Browsers draw a truncated PNG as far as it goes, with its full size, so
+    the page alone cannot tell; decoding every pixel can.
+    """
+    import io
+
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+            if image.width == 0 or image.height == 0:
+                return "an empty image"
+    except Exception as error:
+        return f"not a complete image ({type(error).__name__}: {error})"
+    return None
+
+
+def data_url_bytes(src: str) -> bytes | None:
+    """The bytes of a base64 ``data:`` URL, or None for any other URL."""
+    import base64
+
+    if not src.startswith("data:") or ";base64," not in src:
+        return None
+    return base64.b64decode(src.split(";base64,", 1)[1])
+
+
 # --- Chromium -----------------------------------------------------------------------
 def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
@@ -364,6 +393,19 @@ JS_WATCH_RESULT = """() => {
 }"""
 
 
+# The figures in one slider's panel, decoded: a figure that changed but does
+# not load (broken PNG) counts as broken.
+JS_PANEL_FIGURES = """async (index) => {
+  const slider = document.querySelector(`.widget-slider[data-test-index="${index}"]`);
+  let root = slider.parentElement;
+  while (!root.querySelector('.widget-output')) root = root.parentElement;
+  const images = Array.from(root.querySelectorAll('.widget-output img'));
+  await Promise.all(images.map(img => img.decode().catch(() => null)));
+  return images.map(img => ({loaded: img.complete && img.naturalWidth > 0,
+                             width: img.getBoundingClientRect().width, src: img.getAttribute('src') || ''}));
+}"""
+
+
 def open_notebook(page, lab: LabServer, notebook: Path, *, timeout_ms: float = 90_000) -> float:
     """Open ``notebook`` in JupyterLab and wait for a connected, idle kernel; return seconds taken."""
     started = time.perf_counter()
@@ -412,6 +454,7 @@ class SliderMove:
     value_after: str | None
     has_text: bool
     has_figure: bool
+    figures_ok: bool = True   # every figure in the panel loads and has a size after the move
 
 
 def move_slider(page, slider: dict, key: str | None = None, *, timeout_ms: float = 15_000) -> SliderMove:
@@ -436,7 +479,16 @@ def move_slider(page, slider: dict, key: str | None = None, *, timeout_ms: float
     latency = page.evaluate(JS_WATCH_RESULT)["latency_ms"]
     after = readout.inner_text().strip()
     wait_kernel_idle(page)
-    return SliderMove(slider["label"], key, latency, before, after, armed["hasText"], armed["hasFigure"])
+    figures = page.evaluate(JS_PANEL_FIGURES, slider["index"])
+    figures_ok = all(figure_ok(f) for f in figures)
+    return SliderMove(slider["label"], key, latency, before, after, armed["hasText"], armed["hasFigure"],
+                      figures_ok)
+
+
+def figure_ok(figure: dict) -> bool:
+    """A figure the page loaded, with a size, and (when inline) a complete image."""
+    data = data_url_bytes(figure["src"])
+    return figure["loaded"] and figure["width"] > 0 and (data is None or image_problem(data) is None)
 
 
 def shutdown_kernel(page) -> None:

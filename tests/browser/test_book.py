@@ -8,15 +8,18 @@ typeset; every internal link and anchor resolves.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
+import urllib.parse
 
 import pytest
 
 import support
 
 PAGES = support.toc_documents()
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}  # SVGs are checked by the browser alone
 
 # Waits for the page's own machinery: MathJax's first typesetting and the
 # widgets HTML manager's rendering of every stored view.
@@ -44,7 +47,7 @@ JS_INSPECT = """async () => {
   const figures = images.map(img => {
     const box = img.getBoundingClientRect();
     return {name: describe(img), loaded: img.complete && img.naturalWidth > 0 && img.naturalHeight > 0,
-            shown: img.checkVisibility(), width: box.width, height: box.height};
+            shown: img.checkVisibility(), width: box.width, height: box.height, src: img.currentSrc};
   });
   const maths = Array.from(document.querySelectorAll('.math')).map(el => ({
     text: el.textContent.slice(0, 80), typeset: Boolean(el.querySelector('mjx-container')),
@@ -147,6 +150,9 @@ def widget_problems(views: list[dict], state_json: str | None) -> list[str]:
                     problems.append(f"{where}: figure is not the stored one ({len(images)} shown, "
                                     f"{len(want['pngs'])} stored)")
                 problems += [f"{where}: figure with no size" for i in images if not i["loaded"] or i["width"] <= 0]
+                for png in want["pngs"]:
+                    if (why := support.image_problem(base64.b64decode(png))) is not None:
+                        problems.append(f"{where}: stored figure is {why}")
     return problems
 
 
@@ -160,6 +166,13 @@ def test_page_renders_offline_without_errors(document, book_url, book_html, page
     problems += [f"figure '{f['name']}' did not load" for f in report["figures"] if not f["loaded"]]
     problems += [f"figure '{f['name']}' has no size" for f in report["figures"]
                  if f["shown"] and (f["width"] <= 0 or f["height"] <= 0)]
+    for figure in report["figures"]:
+        data = support.data_url_bytes(figure["src"])
+        if data is None and figure["src"].startswith(book_url):
+            path = book_html / urllib.parse.unquote(urllib.parse.urlsplit(figure["src"]).path.lstrip("/"))
+            data = path.read_bytes() if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES else None
+        if data is not None and (why := support.image_problem(data)) is not None:
+            problems.append(f"figure '{figure['name']}' is {why}")
     problems += [f"maths not typeset: {m['text']!r}" for m in report["maths"] if not m["typeset"]]
     problems += [f"maths with a TeX error: {m['text']!r}" for m in report["maths"] if m["error"]]
     problems += widget_problems(report["views"], report["state"])

@@ -37,8 +37,9 @@ def test_notebook_runs_and_every_slider_changes_its_output(notebook, lab, page, 
         elif move.latency_ms is None:
             problems.append(f"{name}: moved {move.value_before} -> {move.value_after} but its text and "
                             "figure did not both change")
+        elif not move.figures_ok:
+            problems.append(f"{name}: after moving it, its figure does not load or has no size")
     after = page.evaluate(support.JS_RUN_STATE)
     problems += [f"after moving the sliders: {e}" for e in after["errors"]]
     problems += page_log.problems()
-    support.shutdown_kernel(page)
     assert not problems, f"{notebook.name}:\n  " + "\n  ".join(problems)
