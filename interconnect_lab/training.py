@@ -1257,6 +1257,20 @@ def matmul_fraction_of_peak(gpu) -> float:
     return float(np.median(measured))
 
 
+def _group_ranks_per_node(ranks, gpus_per_node):
+    """GPUs of a tensor-parallel group that every group has together in one node, gcd(t, node).
+
+    Groups are contiguous blocks of t ranks (Megatron-LM puts tensor parallelism
+    innermost). When t divides the node size every group sits inside one node;
+    when the node size divides t every group spans whole nodes. Otherwise some
+    group straddles a node boundary (groups of 16 in 72-GPU racks: GPUs 64-79
+    are 8 in one rack and 8 in the next), and the slowest group sets the pace.
+    Every group can be cut into pieces of gcd(t, node) GPUs that each lie in one
+    node, so a two-level collective over those pieces is always possible.
+    """
+    return np.gcd(ranks, gpus_per_node)
+
+
 @dataclass(frozen=True)
 class _LayerTerms:
     """One transformer layer, one microbatch, one GPU: what :func:`_evaluate` and
@@ -1309,7 +1323,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     activation_size = software.parameter_bytes * tokens * h
     passes = 2 + (1 if recompute == "full" else 0)                   # forward, backward, recomputation
     tp_ops = passes * blocks
-    tp_comm = tp_ops * _collective_s("all_reduce", activation_size, ti, np.minimum(ti, node), cluster_)
+    tp_comm = tp_ops * _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node), cluster_)
     if software.tensor_parallel_overlap:
         tp_exposed = np.maximum(tp_comm / t, tp_comm - layer_gemm_s)
     else:
@@ -1360,7 +1374,8 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     scatter = software.scatter_gather | sp
     sent = np.where(scatter, boundary / t, boundary)
     transfer = _collective_s("send_recv", sent, np.where(pi > 1, 2, 1), pp_ranks_per_node, cluster_)
-    regather = np.where(scatter & ~sp, _collective_s("all_gather", boundary, ti, np.minimum(ti, node), cluster_), 0.0)
+    regather = np.where(scatter & ~sp, _collective_s("all_gather", boundary, ti, _group_ranks_per_node(ti, node),
+                                                     cluster_), 0.0)
     transfer = transfer + np.where(p > 1, regather, 0.0)
     transfers = 2 * (p - 1) if software.pipeline_parallel_overlap else 2 * v * m
     pipeline = np.where(p > 1, transfers * transfer, 0.0)
@@ -1603,8 +1618,9 @@ class TensorParallelLayer:
     tensor_parallel : int
         Tensor-parallel degree t.
     crosses_network : bool
-        True if the tensor-parallel group is larger than the NVLink domain, so
-        its all-reduces cross the network (two-level algorithm).
+        True if a tensor-parallel group spans more than one NVLink domain (it
+        is larger than the domain, or groups do not tile the domain evenly), so
+        its all-reduces cross the network.
     all_reduces : int
         All-reduces of the layer's activations per microbatch: two per pass
         (after attention and after the MLP; one with a parallel block) in the
@@ -1667,8 +1683,10 @@ def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21",
     for the forward and backward passes; full recomputation adds the two
     all-reduces of the recomputed forward pass. Times come from
     :func:`interconnect_lab.collectives.collective_performance` over the
-    cluster's NVLink (a two-level algorithm once t exceeds the NVLink domain),
-    and the layer's compute from the same roofline :func:`training_step` uses.
+    cluster's NVLink (a two-level algorithm once a group spans NVLink domains:
+    groups are contiguous, so when t and the domain size do not divide one
+    another some group straddles two domains and sets the pace), and the
+    layer's compute from the same roofline :func:`training_step` uses.
 
     Parameters
     ----------
@@ -1728,7 +1746,7 @@ def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21",
                          np.asarray(config.sequence_parallel, dtype=bool))
     ring_traffic = 2 * (t - 1) / t
     return TensorParallelLayer(
-        tensor_parallel=t, crosses_network=t > cluster_.gpus_per_node,
+        tensor_parallel=t, crosses_network=bool(_group_ranks_per_node(t, cluster_.gpus_per_node) < t),
         all_reduces=int(layer.tensor_parallel_all_reduces),
         message_bytes=float(layer.tensor_parallel_message_bytes),
         sent_bytes=float(layer.tensor_parallel_all_reduces * ring_traffic * layer.tensor_parallel_message_bytes),

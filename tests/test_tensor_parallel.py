@@ -69,13 +69,22 @@ def test_step_share_and_per_layer_time_add_up_to_the_step():
 
 
 def test_a_group_larger_than_the_nvlink_domain_crosses_the_network_and_slows_down():
-    in_rack = layer(t=16, system="GB200 NVL72")
-    split = layer(t=16, system="GB200 NVL72", gpus_per_node=8)
+    in_rack = layer(t=24, system="GB200 NVL72")                      # 3 groups per 72-GPU rack
+    split = layer(t=24, system="GB200 NVL72", gpus_per_node=8)       # 3 domains of 8 per group
     assert split.crosses_network and not in_rack.crosses_network
     assert split.communication_s > in_rack.communication_s
     assert split.compute_s == in_rack.compute_s
     assert layer(t=8, system="GB200 NVL72", gpus_per_node=8).communication_s == \
         layer(t=8, system="GB200 NVL72").communication_s
+
+
+def test_groups_that_do_not_tile_the_domain_straddle_it():
+    # Groups of 16 in 72-GPU racks: GPUs 64-79 are 8 in one rack and 8 in the next, and that
+    # group sets the pace: no faster than in 8-GPU domains.
+    straddling = layer(t=16, system="GB200 NVL72")
+    assert straddling.crosses_network
+    assert straddling.communication_s == layer(t=16, system="GB200 NVL72", gpus_per_node=8).communication_s
+    assert layer(t=16, system="GB200 NVL72", gpus_per_node=64).communication_s < straddling.communication_s
 
 
 def test_faster_nvlink_means_less_communication_per_layer():
