@@ -1257,18 +1257,19 @@ def matmul_fraction_of_peak(gpu) -> float:
     return float(np.median(measured))
 
 
-def _group_ranks_per_node(ranks, gpus_per_node):
+def _group_ranks_per_node(ranks, gpus_per_node, gpus):
     """GPUs of a tensor-parallel group that every group has together in one node, gcd(t, node).
 
     Groups are contiguous blocks of t ranks (Megatron-LM puts tensor parallelism
-    innermost). When t divides the node size every group sits inside one node;
+    innermost) laid over the run's ``gpus`` GPUs; a run of no more GPUs than one
+    node holds lives inside one node. When t divides the node size every group sits inside one node;
     when the node size divides t every group spans whole nodes. Otherwise some
     group straddles a node boundary (groups of 16 in 72-GPU racks: GPUs 64-79
     are 8 in one rack and 8 in the next), and the slowest group sets the pace.
     Every group can be cut into pieces of gcd(t, node) GPUs that each lie in one
     node, so a two-level collective over those pieces is always possible.
     """
-    return np.gcd(ranks, gpus_per_node)
+    return np.gcd(ranks, np.minimum(gpus_per_node, gpus))
 
 
 @dataclass(frozen=True)
@@ -1289,7 +1290,7 @@ class _LayerTerms:
     context_parallel_exposed_s: float   # exposed context-parallel all-gathers [s]
 
 
-def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp):
+def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp, gpus):
     """Compute and tensor/context-parallel collectives of one layer and microbatch (see the module docstring)."""
     h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
     s, w = model.sequence_length, model.attended_tokens
@@ -1323,7 +1324,8 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     activation_size = software.parameter_bytes * tokens * h
     passes = 2 + (1 if recompute == "full" else 0)                   # forward, backward, recomputation
     tp_ops = passes * blocks
-    tp_comm = tp_ops * _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node), cluster_)
+    tp_comm = tp_ops * _collective_s("all_reduce", activation_size, ti,
+                                        _group_ranks_per_node(ti, node, gpus), cluster_)
     if software.tensor_parallel_overlap:
         tp_exposed = np.maximum(tp_comm / t, tp_comm - layer_gemm_s)
     else:
@@ -1354,7 +1356,8 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
 
     # --- one layer, one microbatch, on one GPU: compute and its collectives ----------
     ti, ci, di, pi = (np.rint(x).astype(int) for x in (t, c, d, p))
-    layer = _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp)
+    layer = _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp,
+                         np.rint(gpus).astype(int))
     tokens, projections, logit_flops = layer.tokens, layer.projections, layer.logit_flops
     layer_s, passes = layer.compute_s, layer.passes
     layer_comm_exposed = layer.tensor_parallel_exposed_s + layer.context_parallel_exposed_s
@@ -1374,7 +1377,8 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     scatter = software.scatter_gather | sp
     sent = np.where(scatter, boundary / t, boundary)
     transfer = _collective_s("send_recv", sent, np.where(pi > 1, 2, 1), pp_ranks_per_node, cluster_)
-    regather = np.where(scatter & ~sp, _collective_s("all_gather", boundary, ti, _group_ranks_per_node(ti, node),
+    regather = np.where(scatter & ~sp, _collective_s("all_gather", boundary, ti,
+                                                     _group_ranks_per_node(ti, node, np.rint(gpus).astype(int)),
                                                      cluster_), 0.0)
     transfer = transfer + np.where(p > 1, regather, 0.0)
     transfers = 2 * (p - 1) if software.pipeline_parallel_overlap else 2 * v * m
@@ -1743,10 +1747,10 @@ def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21",
     layer = _layer_terms(model, cluster_, software_, config.recompute, gemm_rate, hbm_rate,
                          np.asarray(float(t)), np.asarray(float(config.context_parallel)),
                          np.asarray(float(config.microbatch_size)),
-                         np.asarray(config.sequence_parallel, dtype=bool))
+                         np.asarray(config.sequence_parallel, dtype=bool), config.gpus)
     ring_traffic = 2 * (t - 1) / t
     return TensorParallelLayer(
-        tensor_parallel=t, crosses_network=bool(_group_ranks_per_node(t, cluster_.gpus_per_node) < t),
+        tensor_parallel=t, crosses_network=bool(_group_ranks_per_node(t, cluster_.gpus_per_node, config.gpus) < t),
         all_reduces=int(layer.tensor_parallel_all_reduces),
         message_bytes=float(layer.tensor_parallel_message_bytes),
         sent_bytes=float(layer.tensor_parallel_all_reduces * ring_traffic * layer.tensor_parallel_message_bytes),

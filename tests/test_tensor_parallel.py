@@ -79,12 +79,15 @@ def test_a_group_larger_than_the_nvlink_domain_crosses_the_network_and_slows_dow
 
 
 def test_groups_that_do_not_tile_the_domain_straddle_it():
-    # Groups of 16 in 72-GPU racks: GPUs 64-79 are 8 in one rack and 8 in the next, and that
-    # group sets the pace: no faster than in 8-GPU domains.
-    straddling = layer(t=16, system="GB200 NVL72")
-    assert straddling.crosses_network
-    assert straddling.communication_s == layer(t=16, system="GB200 NVL72", gpus_per_node=8).communication_s
-    assert layer(t=16, system="GB200 NVL72", gpus_per_node=64).communication_s < straddling.communication_s
+    # One group of 16 fits in a 72-GPU rack; nine groups over two racks do not all fit:
+    # GPUs 64-79 are 8 in one rack and 8 in the next, and that group sets the pace.
+    model, nvl72 = gpt(12288), tr.system_cluster("GB200 NVL72")
+    alone = tr.tensor_parallel_layer(model, nvl72, tr.parallel_config(16, global_batch_size=8, tensor_parallel=16))
+    tiled = tr.tensor_parallel_layer(model, nvl72, tr.parallel_config(144, global_batch_size=72, tensor_parallel=16))
+    eight = tr.tensor_parallel_layer(model, tr.system_cluster("GB200 NVL72", gpus_per_node=8),
+                                     tr.parallel_config(144, global_batch_size=72, tensor_parallel=16))
+    assert not alone.crosses_network and tiled.crosses_network
+    assert alone.communication_s < tiled.communication_s == eight.communication_s
 
 
 def test_faster_nvlink_means_less_communication_per_layer():
