@@ -94,7 +94,7 @@ __all__ = [
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
     "TrainingStep", "training_step", "pipeline_bubble_fraction",
-    "system_cluster", "TensorParallelLayer", "tensor_parallel_layer",
+    "system_cluster", "TensorParallelLayer", "tensor_parallel_layer", "tensor_parallel_scan",
     "training_time_s", "TrainingSweep", "parallel_sweep",
     # communication volumes
     "ZeroVolume", "zero_communication_volume", "GradientCompression", "gradient_compression",
@@ -881,6 +881,11 @@ class ParallelConfig:
         return self
 
 
+def _divides_model(model, t):
+    """Whether tensor-parallel degree t splits the model's heads and MLP evenly."""
+    return not (model.heads % t or model.ffn_hidden_size % t or (model.kv_heads % t and t % model.kv_heads))
+
+
 def _check_divides(model, t, p, c, v):
     problems = []
     if model.heads % t:
@@ -1615,13 +1620,14 @@ def system_cluster(system, *, gpus_per_node=None, scale_out_link=None, name=None
 class TensorParallelLayer:
     """Tensor-parallel communication of one transformer layer, and its weight in the step.
 
-    From :func:`tensor_parallel_layer`; per GPU, per layer, per microbatch.
+    From :func:`tensor_parallel_layer` (floats) or :func:`tensor_parallel_scan`
+    (arrays, one element per degree); per GPU, per layer, per microbatch.
 
     Attributes
     ----------
-    tensor_parallel : int
+    tensor_parallel : int or numpy.ndarray
         Tensor-parallel degree t.
-    crosses_network : bool
+    crosses_network : bool or numpy.ndarray
         True if a tensor-parallel group spans more than one NVLink domain (it
         is larger than the domain, or groups do not tile the domain evenly), so
         its all-reduces cross the network.
@@ -1658,14 +1664,14 @@ class TensorParallelLayer:
     step: TrainingStep
 
     @property
-    def communication_to_compute(self) -> float:
+    def communication_to_compute(self):
         """``communication_s / compute_s`` for one layer [-]."""
-        return self.communication_s / self.compute_s
+        return _as_output(np.divide(self.communication_s, self.compute_s))
 
     @property
-    def step_share(self) -> float:
+    def step_share(self):
         """Exposed tensor-parallel time as a share of the iteration [-]."""
-        return float(self.step.tensor_parallel_s / self.step.step_s)
+        return _as_output(np.divide(self.step.tensor_parallel_s, self.step.step_s))
 
 
 def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21", *,
@@ -1739,23 +1745,111 @@ def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21",
     model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
     cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
     software_ = _resolve("software", software_, SOFTWARE, software, Software)
-    step = training_step(model, cluster_, config, software_, efficiencies=efficiencies)
-    t = config.tensor_parallel
+    if not isinstance(config, ParallelConfig):
+        raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
+    if not isinstance(efficiencies, Efficiencies):
+        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
+    config.check(model)
+    return _tensor_parallel(model, cluster_, software_, efficiencies, config.global_batch_size,
+                            config.recompute, config.zero_stage, config.sequence_parallel,
+                            config.tensor_parallel, config.pipeline_parallel, config.data_parallel,
+                            config.context_parallel, config.microbatch_size, config.interleave)
+
+
+def _tensor_parallel(model, cluster_, software_, efficiencies, global_batch_size, recompute, zero_stage,
+                     sequence_parallel, t, p, d, c, b, v):
+    """:class:`TensorParallelLayer` for scalar or array (t, p, d, c, b, v)."""
+    step = _evaluate(model, cluster_, software_, efficiencies, global_batch_size=global_batch_size,
+                     recompute=recompute, zero_stage=zero_stage, sequence_parallel=sequence_parallel,
+                     t=t, p=p, d=d, c=c, b=b, v=v)
+    t, p, d, c, b = (np.asarray(x) for x in (t, p, d, c, b))
+    gpus = t * p * d * c
     peak = cluster_.peak_flop_per_s
     gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
     hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
-    layer = _layer_terms(model, cluster_, software_, config.recompute, gemm_rate, hbm_rate,
-                         np.asarray(float(t)), np.asarray(float(config.context_parallel)),
-                         np.asarray(float(config.microbatch_size)),
-                         np.asarray(config.sequence_parallel, dtype=bool), config.gpus)
+    layer = _layer_terms(model, cluster_, software_, recompute, gemm_rate, hbm_rate, t.astype(float),
+                         c.astype(float), b.astype(float), np.asarray(sequence_parallel, dtype=bool), gpus)
     ring_traffic = 2 * (t - 1) / t
+    out_ = _as_output
+    crosses = _group_ranks_per_node(t, cluster_.gpus_per_node, gpus) < t
     return TensorParallelLayer(
-        tensor_parallel=t, crosses_network=bool(_group_ranks_per_node(t, cluster_.gpus_per_node, config.gpus) < t),
+        tensor_parallel=int(t) if t.ndim == 0 else t,
+        crosses_network=bool(crosses) if np.ndim(crosses) == 0 else crosses,
         all_reduces=int(layer.tensor_parallel_all_reduces),
-        message_bytes=float(layer.tensor_parallel_message_bytes),
-        sent_bytes=float(layer.tensor_parallel_all_reduces * ring_traffic * layer.tensor_parallel_message_bytes),
-        communication_s=float(layer.tensor_parallel_s), exposed_s=float(layer.tensor_parallel_exposed_s),
-        compute_s=float(layer.compute_s), step=step)
+        message_bytes=out_(layer.tensor_parallel_message_bytes * np.ones_like(ring_traffic)),
+        sent_bytes=out_(layer.tensor_parallel_all_reduces * ring_traffic * layer.tensor_parallel_message_bytes),
+        communication_s=out_(layer.tensor_parallel_s), exposed_s=out_(layer.tensor_parallel_exposed_s),
+        compute_s=out_(layer.compute_s), step=step)
+
+
+def tensor_parallel_scan(model, cluster_, software_="Megatron-LM SC21", *, degrees=None,
+                         max_tensor_parallel=64, global_batch_size=8, microbatch_size=1, recompute="full",
+                         sequence_parallel=False, efficiencies=DEFAULT_EFFICIENCIES) -> TensorParallelLayer:
+    """:func:`tensor_parallel_layer` for one tensor-parallel group of each degree, at once.
+
+    Each degree t runs on t GPUs with no pipeline or data parallelism, so
+    everything but tensor parallelism stays the same from one degree to the
+    next. Evaluated in one vectorised pass, fast enough for an interactive figure.
+
+    Parameters
+    ----------
+    model, cluster_, software_ :
+        As for :func:`tensor_parallel_layer`.
+    degrees : sequence of int, optional
+        Degrees t to evaluate; each must divide the model's heads and MLP width.
+        By default every power of two up to ``max_tensor_parallel`` that does.
+    max_tensor_parallel : int
+        Largest default degree.
+    global_batch_size, microbatch_size : int
+        Sequences per iteration and per microbatch (there are
+        ``global_batch_size / microbatch_size`` microbatches).
+    recompute, sequence_parallel :
+        As in :class:`ParallelConfig`.
+    efficiencies : Efficiencies
+        As for :func:`training_step`.
+
+    Returns
+    -------
+    TensorParallelLayer
+        With array attributes, one element per degree (``tensor_parallel``).
+
+    Raises
+    ------
+    ValueError
+        If a degree does not divide the model, or no default degree does.
+
+    Examples
+    --------
+    >>> scan = tensor_parallel_scan("GPT-3 175B", system_cluster("DGX H100"), max_tensor_parallel=16)
+    >>> scan.tensor_parallel.tolist(), scan.crosses_network.tolist()
+    ([1, 2, 4, 8, 16], [False, False, False, False, True])
+    >>> bool(scan.communication_s[3] < scan.communication_s[4])
+    True
+    """
+    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
+    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    if not isinstance(efficiencies, Efficiencies):
+        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
+    check_choice("recompute", recompute, _RECOMPUTE)
+    batch = check_integer("global_batch_size", global_batch_size, minimum=1, unit="sequences")
+    b = check_integer("microbatch_size", microbatch_size, minimum=1, unit="sequences")
+    if batch % b:
+        raise ValueError(f"global_batch_size = {batch} sequences is not divisible by microbatch_size = {b}")
+    if degrees is None:
+        limit = check_integer("max_tensor_parallel", max_tensor_parallel, minimum=1)
+        degrees = [1 << k for k in range(limit.bit_length()) if 1 << k <= limit]
+        degrees = [t for t in degrees if _divides_model(model, t)]
+        if not degrees:
+            raise ValueError(f"no power of two up to {limit} divides model {model.name!r}")
+    else:
+        degrees = [check_integer("degrees", t, minimum=1) for t in degrees]
+        for t in degrees:
+            _check_divides(model, t, 1, 1, 1)
+    t = np.array(degrees, dtype=int)
+    ones = np.ones_like(t)
+    return _tensor_parallel(model, cluster_, software_, efficiencies, batch, recompute, 0, sequence_parallel,
+                            t, ones, ones, ones, np.full_like(t, b), ones)
 
 
 # ============================================================================

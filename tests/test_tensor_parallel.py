@@ -139,3 +139,28 @@ def test_tensor_parallel_layer_rejects_a_split_that_does_not_divide_the_model():
     with pytest.raises(TypeError, match="ParallelConfig"):
         tr.tensor_parallel_layer(gpt(12288), "Selene", {"tensor_parallel": 8})
     assert u.GB == 1e9
+
+
+# tensor_parallel_scan: every degree at once ---------------------------------------------------
+
+def test_scan_equals_one_call_per_degree():
+    model, cluster = gpt(8192), tr.system_cluster("DGX H100")
+    scan = tr.tensor_parallel_scan(model, cluster, max_tensor_parallel=32)
+    assert scan.tensor_parallel.tolist() == [1, 2, 4, 8, 16, 32]
+    for index, t in enumerate(scan.tensor_parallel):
+        one = tr.tensor_parallel_layer(model, cluster, tr.parallel_config(int(t), global_batch_size=8,
+                                                                          tensor_parallel=int(t)))
+        assert scan.communication_s[index] == pytest.approx(one.communication_s, rel=1e-12)
+        assert scan.compute_s[index] == pytest.approx(one.compute_s, rel=1e-12)
+        assert scan.step_share[index] == pytest.approx(one.step_share, rel=1e-12)
+        assert scan.sent_bytes[index] == pytest.approx(one.sent_bytes, rel=1e-12)
+        assert bool(scan.crosses_network[index]) == one.crosses_network
+
+
+def test_scan_keeps_only_degrees_that_divide_the_model():
+    assert tr.tensor_parallel_scan(gpt(4096), "Selene").tensor_parallel.tolist() == [1, 2, 4, 8, 16, 32]
+    assert tr.tensor_parallel_scan(gpt(12288), "Selene", degrees=[3, 12]).tensor_parallel.tolist() == [3, 12]
+    with pytest.raises(ValueError, match="not divisible by tensor_parallel = 5"):
+        tr.tensor_parallel_scan(gpt(12288), "Selene", degrees=[5])
+    with pytest.raises(ValueError, match="microbatch_size"):
+        tr.tensor_parallel_scan(gpt(12288), "Selene", global_batch_size=8, microbatch_size=3)
