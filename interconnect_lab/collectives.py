@@ -93,6 +93,7 @@ __all__ = [
     "CollectiveResult", "collective_performance", "collective_time",
     "all_reduce_time", "all_gather_time", "reduce_scatter_time", "broadcast_time",
     "reduce_time", "all_to_all_time", "send_recv_time", "crossover_size",
+    "half_bandwidth_size",
     # nccl-tests definitions
     "BUS_BANDWIDTH_SOURCE", "algorithm_bandwidth", "bus_bandwidth", "bus_bandwidth_factor",
 ]
@@ -1092,6 +1093,64 @@ def crossover_size(collective, n_ranks, bandwidth_bytes_per_s, latency_s, first=
         size = np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1.0),
                         np.inf)
     size = np.where(size > 0, size, np.inf)
+    return _as_output(size)
+
+
+def half_bandwidth_size(collective, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm="ring",
+                        **options):
+    """Message size at which a collective reaches half its large-message bandwidth [B].
+
+    The time is affine in S, :math:`t = L + cS` (latency term :math:`L`, seconds
+    per byte :math:`c`), so algbw :math:`= S/t` tends to :math:`1/c` and reaches
+    half of it where the two terms are equal:
+
+    .. math:: S_{1/2} = L / c
+
+    Below :math:`S_{1/2}` the collective is latency-bound (the steps dominate),
+    above it bandwidth-bound (the bytes dominate). This is Hockney's
+    :math:`n_{1/2}` applied to a whole collective.
+
+    Parameters
+    ----------
+    collective : str
+        One of :data:`COLLECTIVES`.
+    n_ranks : int
+        Number of ranks.
+    bandwidth_bytes_per_s, latency_s : float or array_like
+        As in :func:`collective_performance` [B/s], [s].
+    algorithm : str
+        A name in :data:`ALGORITHMS` that implements ``collective``.
+    **options
+        Keyword-only parameters of :func:`collective_performance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        :math:`S_{1/2}` [B]; ``math.inf`` where nothing is sent (one rank).
+
+    References
+    ----------
+    E. Chan, M. Heimlich, A. Purkayastha, R. van de Geijn, "Collective
+    communication: theory, practice, and experience", Concurrency and
+    Computation: Practice and Experience 19(13), 2007.
+    https://doi.org/10.1002/cpe.1206
+
+    Examples
+    --------
+    Ring all-reduce on 8 H100 over NVLink 4 (NCCL's Simple-protocol latencies):
+
+    >>> round(half_bandwidth_size("all_reduce", 8, 450e9, NVLINK_STEP_LATENCY_S) / 1e6, 2)
+    11.52
+    >>> r = collective_performance("all_reduce", 11.52e6, 8, 450e9, NVLINK_STEP_LATENCY_S)
+    >>> round(r.algorithm_bandwidth_bytes_per_s / (360e9 / 1.75), 3)
+    0.5
+    """
+    _, _, latency_term, per_byte, _, _ = _model(collective, 0.0, n_ranks, bandwidth_bytes_per_s,
+                                                latency_s, algorithm, *_option_tuple(options))
+    latency_term = np.asarray(latency_term, dtype=float)
+    per_byte = np.asarray(per_byte, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        size = np.where(per_byte > 0, latency_term / np.where(per_byte > 0, per_byte, 1.0), np.inf)
     return _as_output(size)
 
 

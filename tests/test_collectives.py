@@ -301,6 +301,28 @@ def test_crossover_grows_with_rank_count_and_vanishes_for_two_ranks():
     assert c.crossover_size("all_reduce", 2, NVLINK4, c.NVLINK_STEP_LATENCY_S) == math.inf
 
 
+
+def test_half_bandwidth_size_by_hand_and_at_half_the_bandwidth():
+    # Ring all-reduce, 8 ranks: L = 8.4 µs + 14 x 3.4 µs; c = (14/8) / (0.8 x 450 GB/s).
+    size = c.half_bandwidth_size("all_reduce", 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    assert size == pytest.approx((8.4e-6 + 14 * 3.4e-6) / (1.75 / (0.8 * NVLINK4)))
+    at_half = c.collective_performance("all_reduce", size, 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    assert at_half.latency_term_s == pytest.approx(at_half.bandwidth_term_s)
+    limit = 0.8 * NVLINK4  # busbw of a large ring all-reduce
+    assert at_half.bus_bandwidth_bytes_per_s == pytest.approx(limit / 2)
+
+
+def test_half_bandwidth_size_grows_with_ranks_and_latency_and_is_infinite_for_one_rank():
+    sizes = [c.half_bandwidth_size("all_reduce", n, NVLINK4, c.NVLINK_STEP_LATENCY_S) for n in (2, 8, 64)]
+    assert sizes == sorted(sizes)
+    slow = c.half_bandwidth_size("all_reduce", 8, NVLINK4, 2 * c.NVLINK_STEP_LATENCY_S)
+    assert slow > sizes[1]
+    assert c.half_bandwidth_size("all_reduce", 1, NVLINK4, c.NVLINK_STEP_LATENCY_S) == math.inf
+    vector = c.half_bandwidth_size("all_gather", 8, np.array([100e9, 400e9]), 3.4e-6)
+    assert vector.shape == (2,) and vector[1] == pytest.approx(4 * vector[0])
+    with pytest.raises(ValueError, match="does not implement 'all_gather'"):
+        c.half_bandwidth_size("all_gather", 8, NVLINK4, 3.4e-6, "tree")
+
 # Vectorization ------------------------------------------------------------------------------
 
 def test_vectorized_sizes_match_scalar_calls():
