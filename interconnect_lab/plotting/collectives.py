@@ -13,7 +13,7 @@ from .. import units as u
 from ..units import format_bytes
 from .style import COLORS, PALETTE, new_figure, styled
 
-__all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot"]
+__all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot"]
 
 _SIZE_LABEL = "message size S [B]"
 
@@ -93,7 +93,8 @@ def bus_bandwidth_plot(results, *, ax=None, link_bandwidth_bytes_per_s=None, eff
 
 
 @styled
-def collective_time_plot(results, *, ax=None, crossover_bytes=None, title=None):
+def collective_time_plot(results, *, ax=None, crossover_bytes=None, crossover_label="crossover",
+                         show_terms=False, title=None):
     """Time against message size, one line per algorithm (log-log).
 
     Flat lines are latency-bound (the steps dominate); lines of slope one are
@@ -108,6 +109,12 @@ def collective_time_plot(results, *, ax=None, crossover_bytes=None, title=None):
     crossover_bytes : float, optional
         A size to mark with a vertical line, e.g. from
         :func:`interconnect_lab.collectives.crossover_size` [B].
+    crossover_label : str
+        What the marked size is, for the legend (e.g. ``"half bandwidth"`` for
+        :func:`interconnect_lab.collectives.half_bandwidth_size`).
+    show_terms : bool
+        Also draw each result's latency term (dashed) and bandwidth term
+        (dotted) in its colour: the total is their sum.
     title : str, optional
         Title.
 
@@ -119,12 +126,23 @@ def collective_time_plot(results, *, ax=None, crossover_bytes=None, title=None):
     if ax is None:
         _, ax = new_figure(7.0, 4.0)
     for label, result in results.items():
-        ax.plot(result.size_bytes, np.asarray(result.time_s) / u.us, label=label, linewidth=2)
+        (line,) = ax.plot(result.size_bytes, np.asarray(result.time_s) / u.us, label=label, linewidth=2)
+        if show_terms:
+            sizes = np.asarray(result.size_bytes)
+            latency = np.broadcast_to(np.asarray(result.latency_term_s) / u.us, sizes.shape)
+            ax.plot(sizes, latency, color=line.get_color(), linestyle="--", linewidth=1.2,
+                    label=f"{label}: latency term")
+            ax.plot(sizes, np.asarray(result.bandwidth_term_s) / u.us, color=line.get_color(),
+                    linestyle=":", linewidth=1.5, label=f"{label}: bandwidth term")
     if crossover_bytes is not None and math.isfinite(crossover_bytes):
         ax.axvline(crossover_bytes, color=PALETTE["grey"], linestyle=":", linewidth=1.5,
-                   label=f"crossover at {format_bytes(crossover_bytes)}")
+                   label=f"{crossover_label} at {format_bytes(crossover_bytes)}")
     _size_axis(ax)
     ax.set_yscale("log")
+    if show_terms:
+        # The bandwidth term of a tiny message is far below any time worth showing.
+        floor = min(float(np.min(np.asarray(r.latency_term_s))) for r in results.values()) / u.us
+        ax.set_ylim(bottom=0.3 * floor)
     ax.set_ylabel("time [µs]")
     ax.legend(loc="upper left", fontsize=9)
     if title:
@@ -204,3 +222,55 @@ def collective_steps_plot(run, *, columns=4, panel_in=1.9, title=None):
                  "buffer (column) holds")
     figure.suptitle(title, fontsize=11)
     return figure
+
+
+@styled
+def crossover_plot(ranks, crossovers, *, ax=None, title=None):
+    """Crossover message size against the number of ranks, one line per case (log-log).
+
+    Below a line the first algorithm of the pair (the one with fewer steps,
+    e.g. the tree) is faster; above it the second (e.g. the ring).
+
+    Parameters
+    ----------
+    ranks : array_like of int
+        Numbers of ranks.
+    crossovers : mapping of str to array_like
+        Label → crossover size for each entry of ``ranks`` [B], e.g. from
+        :func:`interconnect_lab.collectives.crossover_size`; infinite values
+        (no crossover) are left out.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ranks = np.asarray(ranks, dtype=float)
+    crossovers = dict(crossovers)
+    if ranks.ndim != 1 or ranks.size == 0:
+        raise ValueError("ranks must be a non-empty 1-D array of rank counts")
+    if not crossovers:
+        raise ValueError("crossovers must map at least one label to an array of sizes [B]")
+    if ax is None:
+        _, ax = new_figure(7.0, 4.0)
+    for label, sizes in crossovers.items():
+        sizes = np.asarray(sizes, dtype=float)
+        if sizes.shape != ranks.shape:
+            raise ValueError(f"crossovers[{label!r}] has shape {sizes.shape}; it must match ranks "
+                             f"{ranks.shape}")
+        finite = np.isfinite(sizes)
+        ax.plot(ranks[finite], sizes[finite], marker="o", markersize=4, linewidth=2, label=label)
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.set_xlabel("ranks n")
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(base=10, numticks=20))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: format_bytes(y, digits=3) if y >= 1 else ""))
+    ax.set_ylabel("crossover message size S* [B]")
+    ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax

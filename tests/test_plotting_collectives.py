@@ -1,0 +1,45 @@
+"""Chapter 7 figures: time with its two terms, and the crossover size against rank count."""
+
+import math
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+import numpy as np
+
+from interconnect_lab import collectives as c
+from interconnect_lab.plotting.collectives import collective_time_plot, crossover_plot
+
+NVLINK4 = 450e9
+
+
+def test_time_plot_draws_the_latency_and_bandwidth_terms():
+    sizes = np.logspace(0, 10, 41)
+    ring = c.collective_performance("all_reduce", sizes, 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    half = c.half_bandwidth_size("all_reduce", 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    ax = collective_time_plot({"ring": ring}, show_terms=True, crossover_bytes=half,
+                              crossover_label="half bandwidth")
+    total, latency, bandwidth = ax.get_lines()[:3]
+    assert np.allclose(latency.get_ydata() + bandwidth.get_ydata(), total.get_ydata())
+    assert latency.get_color() == total.get_color() == bandwidth.get_color()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "ring: latency term" in labels and any(text.startswith("half bandwidth at") for text in labels)
+    assert ax.get_ylim()[0] > 0
+
+
+def test_crossover_plot_leaves_out_missing_crossovers_and_labels_units():
+    ranks = np.array([2, 4, 8, 16])
+    sizes = np.array([c.crossover_size("all_reduce", int(n), NVLINK4, c.NVLINK_STEP_LATENCY_S) for n in ranks])
+    assert sizes[0] == math.inf
+    ax = crossover_plot(ranks, {"NVLink 4": sizes})
+    (line,) = ax.get_lines()
+    assert list(line.get_xdata()) == [4, 8, 16]
+    assert "[B]" in ax.get_ylabel() and ax.get_xscale() == "log" and ax.get_yscale() == "log"
+
+
+def test_crossover_plot_rejects_mismatched_input():
+    with pytest.raises(ValueError, match="must match ranks"):
+        crossover_plot([2, 4], {"a": [1.0]})
+    with pytest.raises(ValueError, match="at least one label"):
+        crossover_plot([2, 4], {})
