@@ -226,8 +226,11 @@ def cluster_cost(gpus, *, system="DGX H100", switch="Quantum-2 QM9700", prices=H
         GPUs wanted, >= 1.
     system : str
         Catalog system (server), e.g. ``"DGX H100"``.
-    switch : str
-        Catalog switch for every tier, e.g. ``"Quantum-2 QM9700"``.
+    switch : str or catalog.Switch
+        Switch for every tier: a catalog name, e.g. ``"Quantum-2 QM9700"``, or a
+        catalog entry or what-if variant of one (``dataclasses.replace``, e.g.
+        to try a power figure the catalog lacks; its name must still match the
+        price book's switch).
     prices : PriceBook
         Prices; its ``server`` and ``switch`` items must name ``system`` and ``switch``.
     estimate : str
@@ -264,13 +267,21 @@ def cluster_cost(gpus, *, system="DGX H100", switch="Quantum-2 QM9700", prices=H
     (32, 16)
     >>> round(pod.total_usd / u.MUSD, 1), round(pod.interconnect_fraction, 3)
     (38.8, 0.116)
+
+    The catalog gives no power for the QM9700; try a figure with a what-if variant:
+
+    >>> import dataclasses
+    >>> from interconnect_lab import catalog
+    >>> guess = dataclasses.replace(catalog.switch("Quantum-2 QM9700"), power_w=1000.0)
+    >>> cluster_cost(1016, switch=guess).switch_power_w
+    48000.0
     """
     gpus = check_integer("gpus", gpus, minimum=1)
     if not isinstance(prices, PriceBook):
         raise TypeError(f"prices must be a PriceBook, got {prices!r}")
     book = prices.at(estimate)
     server_entry = catalog.system(system)
-    switch_entry = catalog.switch(switch)
+    switch_entry = switch if isinstance(switch, catalog.Switch) else catalog.switch(switch)
     for role, item, wanted in (("server", book.server.item, server_entry.name),
                                ("switch", book.switch.item, switch_entry.name)):
         if item != wanted:

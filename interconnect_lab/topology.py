@@ -79,7 +79,7 @@ from .sources import GLENN_NVLINK, NVIDIA_SUPERPOD_GB200_NETWORK, Source
 
 __all__ = [
     "ScaleUpDomain", "scale_up_domain", "nvlink_domain", "NVLINK_DOMAIN_WIRING",
-    "FatTree", "fat_tree", "PATHS",
+    "FatTree", "fat_tree", "max_hosts", "PATHS", "PathLatency", "path_latency",
 ]
 
 
@@ -471,6 +471,168 @@ class FatTree:
         switch_latency_s = check_number("switch_latency_s", switch_latency_s, unit="s", minimum=0)
         link_latency_s = check_number("link_latency_s", link_latency_s, unit="s", minimum=0)
         return hops * switch_latency_s + (hops + 1) * link_latency_s
+
+
+def max_hosts(radix, tiers, *, oversubscription=1.0, rails=1):
+    """Most hosts a fat tree of radix-``radix`` switches and ``tiers`` tiers can attach.
+
+    For a non-blocking tree that is not rail-optimized (Al-Fares et al. 2008):
+
+    .. math:: H_1 = k, \\qquad H_2 = k^2/2, \\qquad H_3 = k^3/4
+
+    Oversubscription gives each leaf more down-ports (``radix - up``); rails
+    make leaves come in whole rail groups (see the wiring rules of
+    :mod:`interconnect_lab.topology`), which can leave a few ports unused.
+
+    Parameters
+    ----------
+    radix : int
+        Ports per switch *k*, even, >= 2.
+    tiers : {1, 2, 3}
+        Switch tiers.
+    oversubscription : float
+        Leaf down-ports over up-ports, >= 1 (1 for a single switch).
+    rails : int
+        Network ports per node wired rail by rail; 1 if not rail-optimized.
+
+    Returns
+    -------
+    int
+        Hosts [-].
+
+    Raises
+    ------
+    ValueError
+        If the radix is odd, a count is out of range, or the oversubscription
+        cannot be built from the radix.
+
+    References
+    ----------
+    M. Al-Fares, A. Loukissas, A. Vahdat, SIGCOMM 2008,
+    https://doi.org/10.1145/1402958.1402967.
+
+    Examples
+    --------
+    >>> max_hosts(64, 2), max_hosts(64, 3), max_hosts(144, 2)
+    (2048, 65536, 10368)
+    >>> max_hosts(64, 2, oversubscription=3)
+    3072
+    """
+    radix = check_integer("radix", radix, minimum=2)
+    if radix % 2:
+        raise ValueError(f"radix = {radix} is not valid: it must be an even whole number >= 2")
+    tiers = check_integer("tiers", tiers, minimum=1, maximum=3)
+    oversubscription = check_number("oversubscription", oversubscription, minimum=1)
+    rails = check_integer("rails", rails, minimum=1, maximum=radix)
+    if tiers == 1:
+        if oversubscription != 1:
+            raise ValueError(
+                f"oversubscription = {oversubscription:g} is not valid for a 1-tier tree "
+                "(a single switch has no up-ports): it must be 1")
+        return radix
+    if tiers == 3 and rails > radix // 2:
+        raise ValueError(
+            f"rails = {rails} is not valid for a 3-tier tree of radix-{radix} switches: "
+            f"it must be <= {radix // 2}")
+    down, _ = _leaf_ports(radix, oversubscription)
+    return _max_hosts(radix, tiers, down, rails)
+
+
+@dataclass(frozen=True)
+class PathLatency:
+    """One-way latency of a small message between two hosts, by where the time goes.
+
+    Build it with :func:`path_latency`. Every time is for one trip from
+    sender to receiver [s].
+
+    Attributes
+    ----------
+    switch_hops : int
+        Switches crossed [-].
+    software_s : float
+        Software at both ends together: posting the message and picking it
+        up, plus any operating-system network stack on the way [s].
+    nic_s : float
+        Network adapters at both ends together (transmit and receive paths) [s].
+    switches_s : float
+        ``switch_hops`` times one switch's port-to-port latency [s].
+    links_s : float
+        ``switch_hops + 1`` links: propagation and any transceiver delay [s].
+    """
+
+    switch_hops: int
+    software_s: float
+    nic_s: float
+    switches_s: float
+    links_s: float
+
+    #: The parts in the order tables and figures show them.
+    PARTS = ("software", "NICs", "switches", "links")
+
+    @property
+    def total_s(self) -> float:
+        """One-way latency [s]."""
+        return self.software_s + self.nic_s + self.switches_s + self.links_s
+
+    @property
+    def fabric_s(self) -> float:
+        """The part the network itself adds: switches and links [s]."""
+        return self.switches_s + self.links_s
+
+    @property
+    def parts_s(self) -> dict[str, float]:
+        """Time by part, in the order of :attr:`PARTS` [s]."""
+        return dict(zip(self.PARTS, (self.software_s, self.nic_s, self.switches_s, self.links_s)))
+
+
+def path_latency(switch_hops, *, software_s, nic_s, switch_latency_s, link_latency_s=0.0):
+    """One-way latency of a small message: software and NICs at the ends, switches between.
+
+    .. math::
+
+        t = t_\\text{software} + t_\\text{NIC} + n\\, t_\\text{switch}
+            + (n + 1)\\, t_\\text{link}
+
+    for a path through *n* switches (:meth:`FatTree.switch_hops` gives *n*
+    for two hosts of a fat tree). Serialization of the message itself is left
+    out: the model is for messages small enough that it is negligible (64 B
+    take 1.3 ns at 400 Gb/s).
+
+    Parameters
+    ----------
+    switch_hops : int
+        Switches crossed, >= 0 (0: two hosts cabled back to back).
+    software_s : float
+        Software time at both ends together, one trip [s], >= 0.
+    nic_s : float
+        Adapter time at both ends together, one trip [s], >= 0.
+    switch_latency_s : float
+        Port-to-port latency of one switch [s], >= 0.
+    link_latency_s : float
+        Latency of one link (about 5 ns per metre of fibre) [s], >= 0.
+
+    Returns
+    -------
+    PathLatency
+
+    Examples
+    --------
+    Three switch hops of 130 ns between two RDMA endpoints that spend 1 us
+    in software and 1 us in their NICs:
+
+    >>> from interconnect_lab import units as u
+    >>> rdma = path_latency(3, software_s=1 * u.us, nic_s=1 * u.us, switch_latency_s=130 * u.ns)
+    >>> round(rdma.total_s / u.us, 2), round(rdma.fabric_s / rdma.total_s, 3)
+    (2.39, 0.163)
+    """
+    switch_hops = check_integer("switch_hops", switch_hops, minimum=0)
+    software_s = check_number("software_s", software_s, unit="s", minimum=0)
+    nic_s = check_number("nic_s", nic_s, unit="s", minimum=0)
+    switch_latency_s = check_number("switch_latency_s", switch_latency_s, unit="s", minimum=0)
+    link_latency_s = check_number("link_latency_s", link_latency_s, unit="s", minimum=0)
+    return PathLatency(switch_hops=switch_hops, software_s=software_s, nic_s=nic_s,
+                       switches_s=switch_hops * switch_latency_s,
+                       links_s=(switch_hops + 1) * link_latency_s)
 
 
 def _smallest_divisor_at_least(n, minimum):
