@@ -1,12 +1,16 @@
-"""Figures for fat trees (chapter 5): a diagram of a small tree, switch counts against size."""
+"""Figures for fat trees (chapter 5): a diagram of a small tree, switch counts against size,
+the reach of a switch radix, and where a small message's latency goes."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..topology import PathLatency, max_hosts
+from ..units import us
 from .style import PALETTE, new_figure, styled
 
-__all__ = ["fat_tree_plot", "switch_count_plot", "TIER_COLORS"]
+__all__ = ["fat_tree_plot", "switch_count_plot", "max_hosts_plot", "latency_breakdown_plot",
+           "TIER_COLORS", "LATENCY_COLORS"]
 
 #: One colour per tier, shared by the diagram and the count plot.
 TIER_COLORS = {
@@ -147,4 +151,125 @@ def switch_count_plot(trees, *, ax=None, title=None):
         if first.rails > 1:
             title += f", {first.rails} rails"
     ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def max_hosts_plot(radices, *, switches=(), tiers=(2, 3), marks=(), ax=None, title=None):
+    """Most hosts a non-blocking fat tree can attach, against switch radix, per tier count.
+
+    Parameters
+    ----------
+    radices : sequence of int
+        Even switch radices to draw the curves over.
+    switches : sequence of catalog.Switch
+        Switches to mark on the curves (at their port count).
+    tiers : sequence of int
+        Tier counts to draw, from {1, 2, 3}.
+    marks : sequence of (str, int)
+        Cluster sizes to draw as dashed horizontal lines: (label, hosts).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    radices = np.asarray(sorted(radices))
+    if radices.size == 0:
+        raise ValueError("max_hosts_plot needs at least one radix")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.8)
+    colours = {1: PALETTE["grey"], 2: TIER_COLORS["spine"], 3: TIER_COLORS["core"]}
+    for t in tiers:
+        hosts = [max_hosts(int(k), t) for k in radices]
+        ax.plot(radices, hosts, color=colours[t], lw=1.8,
+                label={1: "1 tier: $k$", 2: "2 tiers: $k^2/2$", 3: "3 tiers: $k^3/4$"}[t])
+    by_radix = {}
+    for sw in switches:
+        by_radix.setdefault(sw.ports, []).append(sw.name)
+    for ports, names in sorted(by_radix.items()):
+        for t in tiers:
+            ax.plot(ports, max_hosts(ports, t), "o", color=colours[t], ms=6, mec="white", zorder=3)
+        top = max(max_hosts(ports, t) for t in tiers)
+        ax.annotate("\n".join(names), (ports, top), xytext=(0, 8), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=8)
+    for label, hosts in marks:
+        ax.axhline(hosts, color=PALETTE["black"], lw=0.8, ls="--")
+        ax.annotate(label, (radices.max(), hosts), xytext=(0, 3), textcoords="offset points",
+                    ha="right", va="bottom", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_xlim(0, radices.max() * 1.05)
+    ax.set_ylim(top=ax.get_ylim()[1] * 8)
+    ax.set_xlabel("switch radix $k$ [ports]")
+    ax.set_ylabel("hosts, non-blocking [-]")
+    ax.legend(loc="lower right")
+    if title is not None:
+        ax.set_title(title, loc="left", fontsize=10)
+    return ax
+
+
+#: One colour per part of a message's latency.
+LATENCY_COLORS = {
+    "software": PALETTE["orange"],
+    "NICs": PALETTE["sky"],
+    "switches": PALETTE["vermillion"],
+    "links": PALETTE["purple"],
+}
+
+
+@styled
+def latency_breakdown_plot(latencies, *, low=None, high=None, ax=None, title=None):
+    """Stacked bars: each path's one-way latency split into software, NICs, switches and links.
+
+    Parameters
+    ----------
+    latencies : mapping of str to PathLatency
+        Central estimates, one bar per entry (label to result of
+        :func:`interconnect_lab.topology.path_latency`), drawn top to bottom.
+    low, high : mapping of str to PathLatency, optional
+        The same paths at the low and high ends of their inputs; drawn as a
+        range on each bar's total.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    labels = list(latencies)
+    if not labels:
+        raise ValueError("latency_breakdown_plot needs at least one path")
+    if not all(isinstance(v, PathLatency) for v in latencies.values()):
+        raise TypeError("latencies must map labels to PathLatency results of path_latency()")
+    if ax is None:
+        _, ax = new_figure(7.0, 1.6 + 0.5 * len(labels))
+    y = np.arange(len(labels))[::-1]
+    left = np.zeros(len(labels))
+    for part in PathLatency.PARTS:
+        values = np.array([latencies[k].parts_s[part] for k in labels]) / us
+        ax.barh(y, values, left=left, height=0.6, color=LATENCY_COLORS[part], label=part)
+        left += values
+    right = left.copy()
+    if low is not None and high is not None:
+        lows = np.array([low[k].total_s for k in labels]) / us
+        highs = np.array([high[k].total_s for k in labels]) / us
+        xerr = np.clip([left - lows, highs - left], 0, None)  # rounding can make a zero negative
+        ax.errorbar(left, y, xerr=xerr, fmt="none", ecolor=PALETTE["black"],
+                    elinewidth=1, capsize=3, label="range of the estimates")
+        right = np.maximum(right, highs)
+    for yi, x, total in zip(y, right, left):
+        ax.annotate(f"{total:.2g} µs", (x, yi), xytext=(5, 0), textcoords="offset points",
+                    va="center", fontsize=9)
+    ax.set_yticks(y, labels)
+    ax.set_xlim(0, 1.15 * right.max())
+    ax.set_xlabel("one-way latency of a small message [µs]")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), fontsize=9, ncols=3)
+    if title is not None:
+        ax.set_title(title, loc="left", fontsize=10)
     return ax
