@@ -9,7 +9,9 @@ pytest.importorskip("matplotlib")
 import numpy as np
 
 from interconnect_lab import collectives as c
-from interconnect_lab.plotting.collectives import collective_time_plot, crossover_plot
+from interconnect_lab.plotting.collectives import (
+    bus_bandwidth_scaling_plot, collective_time_plot, crossover_plot,
+)
 
 NVLINK4 = 450e9
 
@@ -43,3 +45,19 @@ def test_crossover_plot_rejects_mismatched_input():
         crossover_plot([2, 4], {"a": [1.0]})
     with pytest.raises(ValueError, match="at least one label"):
         crossover_plot([2, 4], {})
+
+
+def test_scaling_plot_draws_busbw_in_gb_per_s_against_counts():
+    nodes = np.array([2, 4, 8])
+    busbw = np.array([c.collective_performance("all_reduce", 2**30, 8 * int(n), 450e9, 3.4e-6,
+                                               "hierarchical", ranks_per_node=8,
+                                               network_bandwidth_bytes_per_s=50e9,
+                                               network_latency_s=14e-6).bus_bandwidth_bytes_per_s
+                      for n in nodes])
+    ax = bus_bandwidth_scaling_plot(nodes, {"hierarchical": busbw}, xlabel="nodes (8 GPUs each)",
+                                    link_bandwidth_bytes_per_s=50e9)
+    line = ax.get_lines()[0]
+    assert np.allclose(line.get_ydata(), busbw / 1e9)
+    assert ax.get_ylabel() == "bus bandwidth [GB/s]" and ax.get_xlabel() == "nodes (8 GPUs each)"
+    with pytest.raises(ValueError, match="must match counts"):
+        bus_bandwidth_scaling_plot(nodes, {"a": busbw[:2]}, xlabel="nodes")

@@ -95,7 +95,7 @@ def test_sliders_take_the_fast_path_and_dropdowns_redraw():
     assert panel._animated, "moving the size should update artists in place"
     panel.controls["n_ranks"].value = 64
     assert panel._animated
-    panel.controls["link"].value = "InfiniBand NDR"
+    panel.controls["link"].value = "NVLink 4"
     assert not panel._animated  # a new link: new axes limits, drawn from scratch
 
 

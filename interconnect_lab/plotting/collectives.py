@@ -13,7 +13,8 @@ from .. import units as u
 from ..units import format_bytes
 from .style import COLORS, PALETTE, new_figure, styled
 
-__all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot"]
+__all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot",
+           "bus_bandwidth_scaling_plot"]
 
 _SIZE_LABEL = "message size S [B]"
 
@@ -271,6 +272,62 @@ def crossover_plot(ranks, crossovers, *, ax=None, title=None):
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: format_bytes(y, digits=3) if y >= 1 else ""))
     ax.set_ylabel("crossover message size S* [B]")
     ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def bus_bandwidth_scaling_plot(counts, bus_bandwidths, *, xlabel, ax=None, link_bandwidth_bytes_per_s=None,
+                               title=None):
+    """Bus bandwidth against a count (ranks, nodes), one line per case (log x).
+
+    Parameters
+    ----------
+    counts : array_like of int
+        The counts on the x axis (ranks, nodes...).
+    bus_bandwidths : mapping of str to array_like
+        Label → busbw for each entry of ``counts`` [B/s].
+    xlabel : str
+        What the counts are, e.g. ``"nodes (8 GPUs each)"``.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    link_bandwidth_bytes_per_s : float, optional
+        A line rate to draw as a dashed reference, one direction [B/s].
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    counts = np.asarray(counts, dtype=float)
+    bus_bandwidths = dict(bus_bandwidths)
+    if counts.ndim != 1 or counts.size == 0:
+        raise ValueError("counts must be a non-empty 1-D array")
+    if not bus_bandwidths:
+        raise ValueError("bus_bandwidths must map at least one label to an array of busbw [B/s]")
+    if ax is None:
+        _, ax = new_figure(7.0, 4.0)
+    top = 0.0
+    for label, values in bus_bandwidths.items():
+        values = np.asarray(values, dtype=float)
+        if values.shape != counts.shape:
+            raise ValueError(f"bus_bandwidths[{label!r}] has shape {values.shape}; it must match counts "
+                             f"{counts.shape}")
+        ax.plot(counts, values / u.GB_per_s, marker="o", markersize=4, linewidth=2, label=label)
+        top = max(top, float(values.max()) / u.GB_per_s)
+    if link_bandwidth_bytes_per_s is not None:
+        link = link_bandwidth_bytes_per_s / u.GB_per_s
+        ax.axhline(link, color=PALETTE["black"], linestyle="--", linewidth=1,
+                   label=f"link line rate, per direction ({link:.0f} GB/s)")
+        top = max(top, link)
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.set_xlabel(xlabel)
+    ax.set_ylim(0, 1.15 * top)
+    ax.set_ylabel("bus bandwidth [GB/s]")
+    ax.legend(loc="best", fontsize=9)
     if title:
         ax.set_title(title, loc="left")
     return ax

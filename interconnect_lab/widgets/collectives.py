@@ -238,7 +238,7 @@ class CollectivePanel(_SweepPanel):
         The marked message size, one of the values of :data:`SIZE_OPTIONS` [B].
     """
 
-    def __init__(self, *, link="NVLink 4", collective="all_reduce", n_ranks=8, size_bytes=2.0**20):
+    def __init__(self, *, link="InfiniBand NDR", collective="all_reduce", n_ranks=64, size_bytes=2.0**24):
         self.controls = {
             "link": widgets.Dropdown(options=panel_links(), value=link,
                                      description="link (per rank)", **_CONTROL),
