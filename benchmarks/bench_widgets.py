@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import statistics
 import sys
+import time
 
 import benchlib
 
@@ -90,11 +92,19 @@ def main() -> int:
 
         stream = moves(panel)
         fast = type(panel).redraw is not Panel.redraw
-        samples = benchlib.measure(lambda move: setattr(panel.controls[move[0]], "value", move[1]),
-                                   repeat=repeat, setup=lambda: next(stream))
+        by_control = {}
+
+        def move(step):
+            name, value = step
+            started = time.perf_counter()
+            panel.controls[name].value = value
+            by_control.setdefault(name, []).append(time.perf_counter() - started)
+
+        samples = benchlib.measure(move, repeat=repeat, setup=lambda: next(stream))
+        slowest = max(by_control, key=lambda name: statistics.median(by_control[name]))
         benchlib.record("widgets", f"{cls.__name__}: full update", samples_s=samples, budget_ms=UPDATE_BUDGET_MS,
-                        note="model + readout + figure + PNG" + ("; redraw() fast path" if fast else
-                                                                  "; full redraw (no redraw())"))
+                        note=("redraw() fast path" if fast else "full redraw (no redraw())")
+                        + f"; slowest control '{slowest}' median {statistics.median(by_control[slowest]) * 1e3:.0f} ms")
     return 0
 
 

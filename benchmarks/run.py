@@ -109,6 +109,13 @@ def test_command_rows(skip: bool) -> list[dict]:
     return rows
 
 
+FIRST_GROUPS = ["widgets", "jupyterlab", "notebooks"]  # what a reader feels, first
+
+
+def group_rank(group: str):
+    return (FIRST_GROUPS.index(group), "") if group in FIRST_GROUPS else (len(FIRST_GROUPS), group)
+
+
 def status(row: dict) -> str:
     if row.get("budget") is None:
         return ""
@@ -183,7 +190,7 @@ def main(argv=None) -> int:
         shutil.copytree(HERE, scratch, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
         for module in modules(args.only):
             modules_run.append(run_module(module, scratch, args.quick, args.timeout))
-    rows = [row for m in modules_run for row in m["rows"]]
+    rows = sorted((row for m in modules_run for row in m["rows"]), key=lambda row: group_rank(row["group"]))
     rows += [{"group": "modules", "name": f"{m['module']}: whole run", "unit": "s", "median": m["seconds"],
               "p95": None, "n": 1, "budget": None, "module": m["module"],
               "note": m["status"] + ("" if m["rows"] else "; reports no rows (prints only: see its log)")}
