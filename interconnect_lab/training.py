@@ -1558,7 +1558,7 @@ def system_cluster(system, *, gpus_per_node=None, scale_out_link=None, name=None
     Parameters
     ----------
     system : str
-        Catalog system name (:data:`interconnect_lab.catalog.SYSTEMS`), e.g.
+        Catalog system name (a key of ``catalog.SYSTEMS``), e.g.
         ``"DGX H100"`` or ``"GB200 NVL72"``.
     gpus_per_node : int, optional
         GPUs in one NVLink domain; the system's own count if omitted. A what-if:
