@@ -91,8 +91,9 @@ class Panel:
     def redraw(self, result):
         """Optional fast path: update in place what ``draw`` made; return the artists changed.
 
-        Called instead of clearing the axes and calling ``draw`` once ``draw``
-        has run. Change only artists' data and text (``Rectangle.set_width``,
+        Called after every ``draw`` (with the same result) and, instead of
+        clearing the axes and calling ``draw``, on every later update. Change
+        only artists' data and text (``Rectangle.set_width``,
         ``Line2D.set_ydata``, ``Text.set_text``...) and return every artist
         that may change, as a list; everything else in the figure (axes
         limits, ticks, labels, legend) must stay as ``draw`` left it. Return
@@ -130,12 +131,14 @@ class Panel:
             self._drawn = True
             self._animated = {}
             self._background = None
-        else:
-            for artist in artists:
-                if not artist.get_animated():
-                    artist.set_animated(True)
-                    self._background = None  # it was part of the background
-                self._animated[id(artist)] = artist
+            # Ask at once which artists move, so that this render already
+            # leaves them out of the background and the next update is fast.
+            artists = self.redraw(result) or []
+        for artist in artists:
+            if not artist.get_animated():
+                artist.set_animated(True)
+                self._background = None  # it was part of the background
+            self._animated[id(artist)] = artist
         self._png = None
 
     def _render(self) -> None:
