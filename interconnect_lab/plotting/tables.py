@@ -1,12 +1,14 @@
-"""Tables for the book: rendered as Markdown in the book, as aligned text everywhere else.
+"""Tables for the book: rendered as an HTML table in the book, as aligned text everywhere else.
 
 A :class:`Table` displayed in a notebook becomes a real table in the rendered
-book (its ``text/markdown`` form) and stays readable, and checkable by nbval,
-as plain text (its ``text/plain`` form).
+book and in JupyterLab (its ``text/html`` form, styled by the theme, light or
+dark) and stays readable, and checkable by nbval, as plain text (its
+``text/plain`` form). Its ``text/markdown`` form serves other front ends.
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 __all__ = ["Table"]
@@ -51,6 +53,14 @@ class Table:
         object.__setattr__(self, "header", header)
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "align", align)
+
+    def _repr_html_(self) -> str:
+        def cells(tag, row):
+            return "".join(f'<{tag} style="text-align: {"left" if a == "l" else "right"}">{html.escape(c)}</{tag}>'
+                           for c, a in zip(row, self.align))
+        body = "".join(f"<tr>{cells('td', row)}</tr>" for row in self.rows)
+        return (f'<table class="table"><thead><tr>{cells("th", self.header)}</tr></thead>'
+                f"<tbody>{body}</tbody></table>")
 
     def _repr_markdown_(self) -> str:
         def line(cells):
