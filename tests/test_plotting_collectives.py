@@ -61,3 +61,13 @@ def test_scaling_plot_draws_busbw_in_gb_per_s_against_counts():
     assert ax.get_ylabel() == "bus bandwidth [GB/s]" and ax.get_xlabel() == "nodes (8 GPUs each)"
     with pytest.raises(ValueError, match="must match counts"):
         bus_bandwidth_scaling_plot(nodes, {"a": busbw[:2]}, xlabel="nodes")
+
+
+def test_measured_points_can_take_the_colour_of_their_curve():
+    from interconnect_lab.plotting.collectives import bus_bandwidth_plot
+
+    sizes = np.logspace(1, 10, 20)
+    ring = c.collective_performance("all_reduce", sizes, 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    ax = bus_bandwidth_plot({"ring": ring}, measured=[("a", 8e9, 370e9, "#009E73"), ("b", 8e9, 380e9)])
+    curve, first, second = ax.get_lines()
+    assert first.get_color() == "#009E73" and second.get_color() not in ("#009E73",)

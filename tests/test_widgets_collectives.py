@@ -91,12 +91,12 @@ def test_fast_redraw_shows_what_a_full_draw_shows(cls):
 
 def test_sliders_take_the_fast_path_and_dropdowns_redraw():
     panel = CollectivePanel()
+    lines = panel._curve_lines[0][0]
     panel.controls["size_bytes"].value = 2.0**30
-    assert panel._animated, "moving the size should update artists in place"
-    panel.controls["n_ranks"].value = 64
-    assert panel._animated
+    panel.controls["n_ranks"].value = 128
+    assert panel._curve_lines[0][0] is lines, "sliders should update the same artists in place"
     panel.controls["link"].value = "NVLink 4"
-    assert not panel._animated  # a new link: new axes limits, drawn from scratch
+    assert panel._curve_lines[0][0] is not lines  # a new link: new axes limits, drawn from scratch
 
 
 def test_output_widget_holds_the_current_figure():

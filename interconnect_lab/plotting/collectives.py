@@ -55,8 +55,10 @@ def bus_bandwidth_plot(results, *, ax=None, link_bandwidth_bytes_per_s=None, eff
     efficiency : float, optional
         With ``link_bandwidth_bytes_per_s``, also draw the usable rate
         efficiency × link [-], the large-message limit of the ring.
-    measured : sequence of (str, float, float)
-        Published points: (label, size [B], busbw [B/s]), drawn as markers.
+    measured : sequence of (str, float, float) or (str, float, float, str)
+        Published points: (label, size [B], busbw [B/s]), drawn as markers; an
+        optional fourth item is the marker's colour, e.g. that of the curve the
+        point belongs to.
     title : str, optional
         Title.
 
@@ -80,9 +82,11 @@ def bus_bandwidth_plot(results, *, ax=None, link_bandwidth_bytes_per_s=None, eff
         if efficiency is not None:
             ax.axhline(efficiency * link, color=PALETTE["grey"], linestyle=":", linewidth=1.5,
                        label=f"usable: {efficiency:.0%} of line rate ({efficiency * link:.0f} GB/s)")
-    for label, size, busbw in measured:
+    for point in measured:
+        label, size, busbw = point[:3]
+        color = {"color": point[3]} if len(point) > 3 else {}
         ax.plot([size], [busbw / u.GB_per_s], marker="o", linestyle="none", markersize=8,
-                markerfacecolor="white", markeredgewidth=2, label=f"measured: {label}")
+                markerfacecolor="white", markeredgewidth=2, label=f"measured: {label}", **color)
         top = max(top, busbw / u.GB_per_s)
     _size_axis(ax)
     ax.set_ylim(0, 1.12 * top)
