@@ -1,0 +1,57 @@
+"""A fast flow-level simulator of AI-cluster fabrics (chapters 5, 6 and 9).
+
+- :mod:`~interconnect_lab.fabric.network` — the link-level graph of a fat tree
+- :mod:`~interconnect_lab.fabric.traffic` — permutations, all-to-all, incast, all-reduce phases
+- :mod:`~interconnect_lab.fabric.routing` — ECMP, packet spraying, adaptive routing
+- :mod:`~interconnect_lab.fabric.maxmin` — max-min fair sharing by progressive filling
+- :mod:`~interconnect_lab.fabric.simulation` — event-driven flow completion
+- :mod:`~interconnect_lab.fabric.collisions` — ECMP hash collisions as balls into bins
+"""
+
+from .maxmin import MaxMinRates, incidence_matrix, max_min_rates
+from .network import LINK_KINDS, Network
+from .collisions import CollisionExpectation, ecmp_collisions, max_load_cdf
+from .routing import ROUTINGS, Routes, explicit_routes, route
+from .simulation import (
+    CollectiveResult,
+    FlowResult,
+    FlowSimulation,
+    RateResult,
+    collective_time,
+    fair_rates,
+    simulate,
+    simulate_flows,
+    simulate_routes,
+)
+from .traffic import (
+    PLACEMENTS,
+    Collective,
+    Phase,
+    Traffic,
+    all_to_all,
+    background,
+    combine,
+    hierarchical_all_reduce,
+    incast,
+    permutation,
+    rank_placement,
+    ring_all_reduce,
+)
+
+__all__ = [
+    # network
+    "Network", "LINK_KINDS",
+    # traffic
+    "Traffic", "Phase", "Collective", "PLACEMENTS", "permutation", "all_to_all", "incast", "background",
+    "combine", "ring_all_reduce", "hierarchical_all_reduce", "rank_placement",
+    # routing
+    "ROUTINGS", "Routes", "route", "explicit_routes",
+    # collisions
+    "CollisionExpectation", "ecmp_collisions", "max_load_cdf",
+    # max-min
+    "MaxMinRates", "max_min_rates", "incidence_matrix",
+    # simulation
+    "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult", "simulate", "simulate_routes",
+    "simulate_flows",
+    "fair_rates", "collective_time",
+]

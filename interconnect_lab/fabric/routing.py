@@ -1,0 +1,478 @@
+"""Routing: which of the equal-cost paths each flow's bytes take.
+
+Three ways, chosen by name from :data:`ROUTINGS`:
+
+``"ecmp"``
+    Equal-cost multi-path: a hash of the flow's identity picks one shortest
+    path and every byte of the flow takes it. The hash is modelled as ideal
+    (uniform and independent between flows) but deterministic: SplitMix64
+    of (seed, source, destination, flow number). Two flows that pick the same
+    link share it even when other paths sit idle — the *collisions* that make
+    ECMP lose throughput (see :mod:`interconnect_lab.fabric.collisions`).
+``"spray"``
+    Packet spraying, as Ultra Ethernet's transport does: every flow is split
+    evenly over all its equal-cost paths, so each of the :math:`k` paths
+    carries :math:`1/k` of it. Spraying is oblivious: a slow link on one path
+    slows the whole flow, since an even split loads it like the others.
+``"adaptive"``
+    Least-loaded path choice: flows are placed one by one (in a seeded random
+    order) on the path whose busiest link, counting the flows already placed,
+    leaves them the largest share; ties go to the first such path in a
+    per-flow rotated order. A stand-in for adaptive routing with global
+    knowledge; paths stay fixed while the flow runs.
+
+Failed links (capacity 0) are avoided by all three: ECMP and adaptive choose
+among the surviving paths, spraying splits over them. A pair of hosts with no
+surviving path is an error.
+
+References
+----------
+C. Hopps, "Analysis of an Equal-Cost Multi-Path Algorithm", RFC 2992, 2000.
+https://www.rfc-editor.org/rfc/rfc2992
+
+T. Hoefler et al., "Ultra Ethernet's Design Principles and Architectural
+Innovations", arXiv:2508.08906, 2025. https://arxiv.org/abs/2508.08906
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import check_choice
+from .network import Network
+from .traffic import Traffic
+
+__all__ = ["ROUTINGS", "Routes", "route", "explicit_routes"]
+
+
+@dataclass(frozen=True, eq=False)
+class Routes:
+    """Where each flow's bytes go, as the max-min solver needs it.
+
+    The solver works on *resources*. For ECMP and adaptive routing a resource
+    is a link. Spraying over an intact fat tree loads every up-link of a leaf
+    (and every core up-link of a pod, and so on) equally, so each such group of
+    links is one resource whose capacity is the group's size times its
+    smallest link's capacity; this keeps a sprayed flow at six resources
+    instead of thousands of paths.
+
+    Attributes
+    ----------
+    network : Network
+    traffic : Traffic
+    routing : str
+        Name in :data:`ROUTINGS`.
+    incidence : scipy.sparse.csr_matrix
+        Flows x resources: share of each flow's rate on each resource [-].
+    resource_capacity_bytes_per_s : numpy.ndarray
+        Capacity of each resource [B/s].
+    resource_links : scipy.sparse.csr_matrix or None
+        Resources x links: share of a resource's load each link carries [-];
+        None when resources are links.
+    path_links : numpy.ndarray or None
+        ``(flows, 6)`` links of each flow's single path (-1 for hops a shorter
+        path lacks); None for spraying.
+    paths_per_flow : numpy.ndarray
+        Paths each flow uses [-].
+    """
+
+    network: Network
+    traffic: Traffic
+    routing: str
+    incidence: sp.csr_matrix
+    resource_capacity_bytes_per_s: np.ndarray
+    resource_links: sp.csr_matrix | None
+    path_links: np.ndarray | None
+    paths_per_flow: np.ndarray
+
+    def link_load(self, rates_bytes_per_s):
+        """Load on every link [B/s] when the flows run at ``rates_bytes_per_s``."""
+        resource_load = self.incidence.T @ np.asarray(rates_bytes_per_s, dtype=float)
+        if self.resource_links is None:
+            return resource_load
+        return self.resource_links.T @ resource_load
+
+    def flow_link_share(self):
+        """Flows x links: share of each flow's bytes on each link [-]."""
+        if self.resource_links is None:
+            return self.incidence
+        return (self.incidence @ self.resource_links).tocsr()
+
+
+# Hashing ---------------------------------------------------------------------
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _splitmix64(x):
+    x = x + _GOLDEN
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def _flow_hash(seed, traffic, salt):
+    """A deterministic 64-bit hash per flow of (seed, source, destination, flow number, salt)."""
+    with np.errstate(over="ignore"):
+        key = _splitmix64(np.uint64(seed & 0xFFFFFFFFFFFFFFFF) + np.uint64(salt))
+        x = _splitmix64(key ^ traffic.source.astype(np.uint64))
+        x = _splitmix64(x ^ (traffic.destination.astype(np.uint64) << np.uint64(24)))
+        x = _splitmix64(x ^ (np.arange(traffic.flow_count, dtype=np.uint64) << np.uint64(44)))
+    return x
+
+
+def _seed_value(seed):
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an integer, got {seed!r}")
+    return int(seed)
+
+
+# Path validity -----------------------------------------------------------------
+
+def _alive(network, links):
+    safe = np.where(links >= 0, links, 0)
+    return np.where(links >= 0, network.capacity_bytes_per_s[safe] > 0, True).all(axis=1)
+
+
+def _valid_choices(network, source, destination):
+    """Boolean (A, C) mask of surviving paths for one flow."""
+    a_count, c_count = network.leaf_up_ports, max(network.spine_up_ports, 1)
+    a, c = np.divmod(np.arange(a_count * c_count), c_count)
+    links = network.path_links(np.full(a.size, source), np.full(a.size, destination), a, c)
+    return _alive(network, links).reshape(a_count, c_count)
+
+
+def _disconnected(network, source, destination):
+    return ValueError(f"no path from host {source} to host {destination} survives the failed links "
+                      f"({network.failed_links.size} failed)")
+
+
+def _single_path_incidence(network, traffic, links):
+    flows = traffic.flow_count
+    mask = links >= 0
+    counts = mask.sum(axis=1)
+    indptr = np.concatenate(([0], np.cumsum(counts)))
+    indices = links[mask]
+    matrix = sp.csr_matrix((np.ones(indices.size), indices, indptr), shape=(flows, network.link_count))
+    return matrix
+
+
+def _check_traffic(network, traffic):
+    if not isinstance(network, Network):
+        raise TypeError(f"network must be a fabric Network, got {type(network).__name__}")
+    if not isinstance(traffic, Traffic):
+        raise TypeError(f"traffic must be a fabric Traffic, got {type(traffic).__name__}")
+    network.check_hosts("source", traffic.source)
+    network.check_hosts("destination", traffic.destination)
+
+
+def _finish_single_path(network, traffic, routing, links):
+    # A path through a zero-capacity link would leave its flow at rate zero forever.
+    dead = ~_alive(network, links)
+    if np.any(dead):
+        flow = int(np.flatnonzero(dead)[0])
+        raise _disconnected(network, int(traffic.source[flow]), int(traffic.destination[flow]))
+    return Routes(network=network, traffic=traffic, routing=routing,
+                  incidence=_single_path_incidence(network, traffic, links),
+                  resource_capacity_bytes_per_s=network.capacity_bytes_per_s, resource_links=None,
+                  path_links=links, paths_per_flow=np.ones(traffic.flow_count, dtype=np.int64))
+
+
+# ECMP -------------------------------------------------------------------------------
+
+def _ecmp(network, traffic, seed):
+    seed = _seed_value(seed)
+    a_count, c_count = network.leaf_up_ports, max(network.spine_up_ports, 1)
+    choices = a_count * c_count
+    level = network.path_level(traffic.source, traffic.destination)
+    pick = (_flow_hash(seed, traffic, 0) % np.uint64(choices)).astype(np.int64)
+    # In-pod paths use only the leaf port a of the pair (a, c) the hash picks: still uniform.
+    leaf_port, spine_port = np.divmod(pick, c_count)
+    links = network.path_links(traffic.source, traffic.destination, leaf_port, spine_port)
+    if network.failed_links.size:
+        for attempt in range(1, 33):
+            dead = np.flatnonzero(~_alive(network, links))
+            if dead.size == 0:
+                break
+            # Re-hash the flows whose path died: uniform over all paths, keep the survivors.
+            rehash = (_flow_hash(seed, traffic, attempt)[dead] % np.uint64(choices)).astype(np.int64)
+            leaf_port[dead], spine_port[dead] = np.divmod(rehash, c_count)
+            links[dead] = network.path_links(traffic.source[dead], traffic.destination[dead],
+                                             leaf_port[dead], spine_port[dead])
+        for flow in np.flatnonzero(~_alive(network, links)):
+            source, destination = int(traffic.source[flow]), int(traffic.destination[flow])
+            valid = _valid_choices(network, source, destination)
+            if level[flow] == 1:
+                valid = valid[:, :1]
+            options = np.flatnonzero(valid.reshape(-1))
+            if options.size == 0:
+                raise _disconnected(network, source, destination)
+            choice = options[int(_flow_hash(seed, traffic, 99)[flow] % np.uint64(options.size))]
+            a, c = divmod(int(choice), valid.shape[1])
+            leaf_port[flow], spine_port[flow] = a, c
+            links[flow] = network.path_links([source], [destination], [a], [c])[0]
+    return _finish_single_path(network, traffic, "ecmp", links)
+
+
+# Adaptive ---------------------------------------------------------------------------
+
+def _adaptive(network, traffic, seed):
+    seed = _seed_value(seed)
+    capacity = network.capacity_bytes_per_s
+    with np.errstate(divide="ignore"):
+        inverse = np.where(capacity > 0, 1.0 / capacity, np.inf)
+    placed = np.zeros(network.link_count)  # flows placed on each link so far
+    a_count, c_count = network.leaf_up_ports, max(network.spine_up_ports, 1)
+    level = network.path_level(traffic.source, traffic.destination)
+    order = np.random.default_rng(seed).permutation(traffic.flow_count)
+    rotation = (_flow_hash(seed, traffic, 7) % np.uint64(a_count * c_count)).astype(np.int64)
+    leaf_port = np.zeros(traffic.flow_count, dtype=np.int64)
+    spine_port = np.zeros(traffic.flow_count, dtype=np.int64)
+    # The links of candidate (a, c) are base links plus offsets that depend only on (a, c).
+    grid_a, grid_c = np.divmod(np.arange(a_count * c_count), c_count)
+    ports = np.arange(a_count)
+    leaf = network.leaf_of_host
+    pod = leaf // network.leaves_per_pod
+    offsets = network._offsets
+    if network.tiers == 3:
+        spine_offset = (grid_a // network._leaf_parallel) * network.spine_up_ports + grid_c
+        per_pod = network.spines_per_pod * network.spine_up_ports
+    for flow in order.tolist():
+        n = level[flow]
+        if n == 0:
+            continue
+        source, destination = traffic.source[flow], traffic.destination[flow]
+        up = offsets[2] + leaf[source] * a_count + ports
+        down = offsets[3] + leaf[destination] * a_count + ports
+        cost = np.maximum((placed[up] + 1) * inverse[up], (placed[down] + 1) * inverse[down])
+        candidates = a_count
+        if n == 2:
+            up2 = offsets[4] + pod[source] * per_pod + spine_offset
+            down2 = offsets[5] + pod[destination] * per_pod + spine_offset
+            second = np.maximum((placed[up2] + 1) * inverse[up2], (placed[down2] + 1) * inverse[down2])
+            cost = np.maximum(cost[grid_a], second)
+            candidates = a_count * c_count
+        shift = int(rotation[flow] % candidates)
+        best = (int(np.argmin(np.roll(cost, -shift))) + shift) % candidates
+        if not np.isfinite(cost[best]):
+            raise _disconnected(network, int(source), int(destination))
+        a, c = (best, 0) if n == 1 else divmod(best, c_count)
+        leaf_port[flow], spine_port[flow] = a, c
+        placed[up[a]] += 1
+        placed[down[a]] += 1
+        if n == 2:
+            placed[up2[best]] += 1
+            placed[down2[best]] += 1
+        placed[traffic.source[flow]] += 1
+        placed[network.hosts + traffic.destination[flow]] += 1
+    links = network.path_links(traffic.source, traffic.destination, leaf_port, spine_port)
+    return _finish_single_path(network, traffic, "adaptive", links)
+
+
+# Spraying ---------------------------------------------------------------------------
+
+def _spray(network, traffic, seed=None):
+    level = network.path_level(traffic.source, traffic.destination)
+    if network.failed_links.size == 0:
+        return _spray_grouped(network, traffic, level)
+    return _spray_explicit(network, traffic, level)
+
+
+def _spray_grouped(network, traffic, level):
+    """Spraying over an intact tree: one resource per group of equally loaded links."""
+    hosts, leaves, pods = network.hosts, network.leaves, network.pods
+    a_count, c_count = network.leaf_up_ports, network.spine_up_ports
+    spines = network.spines_per_pod
+    capacity = network.capacity_bytes_per_s
+    leaf = network.leaf_of_host
+    pod = leaf // network.leaves_per_pod
+    # Resources: NIC up, NIC down, leaf-up group, leaf-down group, [pod-up group, pod-down group].
+    group_sizes = [np.ones(2 * hosts, dtype=np.int64), np.full(2 * leaves, a_count)]
+    links_of_groups = [network.links_of_kind("nic up"), network.links_of_kind("nic down"),
+                       network.links_of_kind("leaf up"), network.links_of_kind("leaf down")]
+    if network.tiers == 3:
+        group_sizes.append(np.full(2 * pods, spines * c_count))
+        links_of_groups += [network.links_of_kind("spine up"), network.links_of_kind("spine down")]
+    sizes = np.concatenate(group_sizes)
+    link_order = np.concatenate(links_of_groups)
+    indptr = np.concatenate(([0], np.cumsum(sizes)))
+    resource_links = sp.csr_matrix((np.repeat(1.0 / sizes, sizes), link_order, indptr),
+                                   shape=(sizes.size, network.link_count))
+    group_capacity = np.minimum.reduceat(capacity[link_order], indptr[:-1]) * sizes
+    base_leaf = 2 * hosts
+    base_pod = 2 * hosts + 2 * leaves
+    flows = traffic.flow_count
+    table = np.full((flows, 6), -1, dtype=np.int64)
+    table[:, 0] = traffic.source
+    table[:, 5] = hosts + traffic.destination
+    climbs = level >= 1
+    table[climbs, 1] = base_leaf + leaf[traffic.source[climbs]]
+    table[climbs, 4] = base_leaf + leaves + leaf[traffic.destination[climbs]]
+    top = level == 2
+    table[top, 2] = base_pod + pod[traffic.source[top]]
+    table[top, 3] = base_pod + pods + pod[traffic.destination[top]]
+    mask = table >= 0
+    incidence = sp.csr_matrix((np.ones(int(mask.sum())), table[mask],
+                               np.concatenate(([0], np.cumsum(mask.sum(axis=1))))),
+                              shape=(flows, sizes.size))
+    paths = network.choices_per_level[level]
+    return Routes(network=network, traffic=traffic, routing="spray", incidence=incidence,
+                  resource_capacity_bytes_per_s=group_capacity, resource_links=resource_links,
+                  path_links=None, paths_per_flow=paths)
+
+
+def _spray_explicit(network, traffic, level):
+    """Spraying with failed links: split each flow over its surviving paths, link by link."""
+    leaf = network.leaf_of_host
+    a_count, c_count = network.leaf_up_ports, max(network.spine_up_ports, 1)
+    pair = leaf[traffic.source] * network.leaves + leaf[traffic.destination]
+    unique_pairs, pair_index = np.unique(pair, return_inverse=True)
+    pair_links, pair_weights, pair_paths = [], [], []
+    for code in unique_pairs:
+        ls, ld = divmod(int(code), network.leaves)
+        # Any host under each leaf names the same paths between the switches.
+        source = int(np.flatnonzero(leaf == ls)[0])
+        destination = int(np.flatnonzero(leaf == ld)[0])
+        n = int(network.path_level(source, destination))
+        if n == 0:
+            pair_links.append(np.zeros(0, np.int64))
+            pair_weights.append(np.zeros(0))
+            pair_paths.append(1)
+            continue
+        valid = _valid_choices(network, source, destination)
+        if n == 1:
+            valid = valid[:, :1]
+        count = int(valid.sum())
+        if count == 0:
+            raise _disconnected(network, source, destination)
+        a, c = np.nonzero(valid)
+        links = network.path_links(np.full(a.size, source), np.full(a.size, destination), a, c)[:, 1:5]
+        inner = links[links >= 0]
+        weights = np.full(inner.size, 1.0 / count)
+        unique_links, position = np.unique(inner, return_inverse=True)
+        pair_links.append(unique_links)
+        pair_weights.append(np.bincount(position, weights=weights))
+        pair_paths.append(count)
+    lengths = np.array([x.size for x in pair_links])[pair_index] + 2
+    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    indices = np.empty(indptr[-1], dtype=np.int64)
+    data = np.empty(indptr[-1])
+    for flow in range(traffic.flow_count):
+        start = indptr[flow]
+        p = pair_index[flow]
+        inner = pair_links[p]
+        indices[start] = traffic.source[flow]
+        indices[start + 1: start + 1 + inner.size] = inner
+        indices[start + 1 + inner.size] = network.hosts + traffic.destination[flow]
+        data[start] = 1.0
+        data[start + 1: start + 1 + inner.size] = pair_weights[p]
+        data[start + 1 + inner.size] = 1.0
+    incidence = sp.csr_matrix((data, indices, indptr), shape=(traffic.flow_count, network.link_count))
+    incidence.sort_indices()
+    return Routes(network=network, traffic=traffic, routing="spray", incidence=incidence,
+                  resource_capacity_bytes_per_s=network.capacity_bytes_per_s, resource_links=None,
+                  path_links=None, paths_per_flow=np.array(pair_paths, dtype=np.int64)[pair_index])
+
+
+#: Routing schemes by name: (function, one-line description).
+ROUTINGS = {
+    "ecmp": (_ecmp, "per-flow hash onto one equal-cost path"),
+    "spray": (_spray, "every flow split evenly over all equal-cost paths"),
+    "adaptive": (_adaptive, "each flow placed on the least-loaded equal-cost path"),
+}
+
+
+def route(network, traffic, routing="ecmp", *, seed=0):
+    """Route every flow of ``traffic`` over ``network``.
+
+    Parameters
+    ----------
+    network : Network
+        The fabric.
+    traffic : Traffic
+        The flows.
+    routing : str
+        A name in :data:`ROUTINGS`: ``"ecmp"``, ``"spray"`` or ``"adaptive"``.
+    seed : int
+        Seed of the ECMP hash and of the adaptive placement order.
+
+    Returns
+    -------
+    Routes
+
+    Raises
+    ------
+    ValueError
+        For an unknown routing name, a host the network lacks, or hosts that
+        failed links have cut apart.
+
+    Examples
+    --------
+    >>> from interconnect_lab.fabric import Network, Traffic
+    >>> from interconnect_lab.topology import fat_tree
+    >>> net = Network(fat_tree(8, radix=4, tiers=2), nic_capacity_bytes_per_s=100.0)
+    >>> flows = Traffic(source=[0, 1], destination=[2, 3], size_bytes=1e3)
+    >>> route(net, flows, "spray").paths_per_flow.tolist()
+    [2, 2]
+    """
+    check_choice("routing", routing, ROUTINGS)
+    _check_traffic(network, traffic)
+    function, _ = ROUTINGS[routing]
+    return function(network, traffic, seed)
+
+
+def explicit_routes(network, traffic, paths):
+    """Route each flow over a path given link by link (for hand-worked examples).
+
+    Parameters
+    ----------
+    network : Network
+    traffic : Traffic
+    paths : sequence of sequence of int
+        For each flow, its links in order from source to destination.
+
+    Returns
+    -------
+    Routes
+
+    Raises
+    ------
+    ValueError
+        If a link does not exist or has failed, or a path does not lead from
+        the flow's source to its destination one link after another.
+
+    Examples
+    --------
+    >>> from interconnect_lab.fabric import Network, Traffic
+    >>> from interconnect_lab.topology import fat_tree
+    >>> net = Network(fat_tree(8, radix=4, tiers=2), nic_capacity_bytes_per_s=100.0)
+    >>> flows = Traffic(source=[0], destination=[2], size_bytes=1e3)
+    >>> explicit_routes(net, flows, [net.paths(0, 2)[0]]).path_links.tolist()
+    [[0, 16, 26, 10]]
+    """
+    _check_traffic(network, traffic)
+    if len(paths) != traffic.flow_count:
+        raise ValueError(f"paths has {len(paths)} entries for {traffic.flow_count} flows")
+    rows = np.full((traffic.flow_count, max((len(p) for p in paths), default=0)), -1, dtype=np.int64)
+    for flow, path in enumerate(paths):
+        links = np.atleast_1d(network.check_links(f"paths[{flow}]", np.asarray(path, dtype=np.int64)))
+        if links.size == 0:
+            raise ValueError(f"paths[{flow}] is empty: a flow needs at least one link")
+        dead = links[network.capacity_bytes_per_s[links] == 0]
+        if dead.size:
+            raise ValueError(f"flow {flow}'s path crosses link {int(dead[0])} ({network.link_name(dead[0])}), "
+                             "which has failed (capacity 0)")
+        tail, head = network.link_ends(links)
+        source, destination = int(traffic.source[flow]), int(traffic.destination[flow])
+        if tail[0] != source or head[-1] != destination or np.any(head[:-1] != tail[1:]):
+            names = ", ".join(network.link_name(link) for link in links)
+            raise ValueError(f"paths[{flow}] ({names}) does not lead from host {source} to host {destination} "
+                             "one link after another")
+        rows[flow, : links.size] = links
+    matrix = _single_path_incidence(network, traffic, rows)
+    return Routes(network=network, traffic=traffic, routing="explicit", incidence=matrix,
+                  resource_capacity_bytes_per_s=network.capacity_bytes_per_s, resource_links=None,
+                  path_links=rows, paths_per_flow=np.ones(traffic.flow_count, dtype=np.int64))

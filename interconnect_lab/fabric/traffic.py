@@ -1,0 +1,442 @@
+"""Traffic: who sends how many bytes to whom.
+
+A :class:`Traffic` is a set of flows between hosts, each with a size [B],
+all starting at time zero. Background flows never finish (their size is
+infinite): they take their fair share of the links for as long as the
+foreground flows run.
+
+A :class:`Collective` is a sequence of :class:`Phase` objects. Each phase
+is one traffic pattern repeated a number of times, one after the other, as
+the steps of a ring all-reduce are: a ring all-reduce over :math:`n` ranks
+takes :math:`2(n-1)` steps, in each of which every rank sends
+:math:`S/n` bytes to the next one (Patarasuk and Yuan 2009).
+
+References
+----------
+P. Patarasuk, X. Yuan, "Bandwidth optimal all-reduce algorithms for clusters
+of workstations", J. Parallel Distrib. Comput. 69(2), 2009.
+https://doi.org/10.1016/j.jpdc.2008.09.002
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_choice, check_integer, check_number
+
+__all__ = [
+    "Traffic", "Phase", "Collective", "PLACEMENTS",
+    "permutation", "all_to_all", "incast", "background", "combine",
+    "ring_all_reduce", "hierarchical_all_reduce", "rank_placement",
+]
+
+
+def _rng(seed):
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an integer or a numpy.random.Generator, got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
+def _hosts_array(hosts):
+    """An int count means hosts 0..n-1; a sequence is used as given."""
+    if isinstance(hosts, (int, np.integer)) and not isinstance(hosts, (bool, np.bool_)):
+        return np.arange(check_integer("hosts", hosts, minimum=2))
+    array = np.asarray(hosts)
+    if array.ndim != 1 or array.size < 2 or array.dtype.kind not in "iu":
+        raise ValueError(f"hosts must be a count >= 2 or a sequence of at least two host numbers, got {hosts!r}")
+    if np.unique(array).size != array.size:
+        raise ValueError("hosts must not repeat a host")
+    if np.any(array < 0):
+        raise ValueError(f"hosts must be host numbers >= 0, got {int(array.min())}")
+    return array.astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class Traffic:
+    """Flows between hosts, all starting at time zero.
+
+    Parameters
+    ----------
+    source, destination : array_like of int
+        Sending and receiving host of each flow; they must differ.
+    size_bytes : float or array_like
+        Size of each flow [B], > 0; ``inf`` only for background flows.
+    background : bool or array_like of bool
+        Background flows never finish and do not count towards completion.
+    name : str
+        What the pattern is, for titles.
+
+    Examples
+    --------
+    >>> t = Traffic(source=[0, 1], destination=[1, 0], size_bytes=1e6, name="exchange")
+    >>> t.flow_count, t.total_bytes
+    (2, 2000000.0)
+    """
+
+    source: np.ndarray
+    destination: np.ndarray
+    size_bytes: np.ndarray
+    background: np.ndarray = False
+    name: str = "traffic"
+
+    def __post_init__(self):
+        source = np.atleast_1d(np.asarray(self.source))
+        destination = np.atleast_1d(np.asarray(self.destination))
+        for label, array in (("source", source), ("destination", destination)):
+            if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+                raise TypeError(f"{label} must be a one-dimensional array of host numbers, got dtype {array.dtype}")
+            if array.size and array.min() < 0:
+                raise ValueError(f"{label} = {int(array.min())} is not a host number: hosts are numbered from 0")
+        if source.shape != destination.shape:
+            raise ValueError(f"source has {source.size} flows but destination has {destination.size}")
+        same = np.flatnonzero(source == destination)
+        if same.size:
+            raise ValueError(f"flow {same[0]} sends from host {source[same[0]]} to itself: "
+                             "a flow needs two different hosts")
+        background = np.broadcast_to(np.asarray(self.background, dtype=bool), source.shape).copy()
+        size = np.broadcast_to(np.asarray(self.size_bytes, dtype=float), source.shape).copy()
+        finite = np.where(background & np.isinf(size), 1.0, size)
+        check_number("size_bytes", finite, unit="B", minimum=0, min_inclusive=False) if size.size else None
+        for name, array in (("source", source.astype(np.int64)), ("destination", destination.astype(np.int64)),
+                            ("size_bytes", size), ("background", background)):
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
+
+    @property
+    def flow_count(self) -> int:
+        """Number of flows [-]."""
+        return int(self.source.size)
+
+    @property
+    def total_bytes(self) -> float:
+        """Bytes of the foreground flows [B]."""
+        return float(self.size_bytes[~self.background].sum())
+
+    def __len__(self):
+        return self.flow_count
+
+    def __repr__(self):
+        return (f"Traffic({self.name!r}, {self.flow_count} flows, {int(self.background.sum())} background, "
+                f"{self.total_bytes:.4g} B)")
+
+
+def combine(*traffics, name=None):
+    """One :class:`Traffic` holding the flows of several, in order."""
+    if not traffics:
+        raise ValueError("combine needs at least one Traffic")
+    return Traffic(source=np.concatenate([t.source for t in traffics]),
+                   destination=np.concatenate([t.destination for t in traffics]),
+                   size_bytes=np.concatenate([t.size_bytes for t in traffics]),
+                   background=np.concatenate([t.background for t in traffics]),
+                   name=name or " + ".join(t.name for t in traffics))
+
+
+def permutation(hosts, size_bytes, *, seed):
+    """Random permutation traffic: every host sends one flow and receives one.
+
+    The permutation is a uniformly random *derangement* (no host sends to
+    itself), drawn by rejection from uniform permutations.
+
+    Parameters
+    ----------
+    hosts : int or array_like of int
+        Number of hosts (0..n-1), or the hosts taking part.
+    size_bytes : float
+        Size of every flow [B].
+    seed : int or numpy.random.Generator
+        Randomness.
+
+    Examples
+    --------
+    >>> t = permutation(8, 1e6, seed=1)
+    >>> sorted(t.destination.tolist()) == list(range(8)), bool((t.source != t.destination).all())
+    (True, True)
+    """
+    hosts = _hosts_array(hosts)
+    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False)
+    rng = _rng(seed)
+    n = hosts.size
+    order = rng.permutation(n)
+    while np.any(order == np.arange(n)):
+        # Re-draw only the fixed points, shuffled among themselves and one other position.
+        fixed = np.flatnonzero(order == np.arange(n))
+        extra = rng.integers(n, size=1)
+        pool = np.unique(np.concatenate((fixed, extra)))
+        order[pool] = order[pool][rng.permutation(pool.size)]
+    return Traffic(source=hosts, destination=hosts[order], size_bytes=size_bytes, name="random permutation")
+
+
+def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
+    """All-to-all: every host sends to every other host (mixture-of-experts dispatch).
+
+    With ``skew`` = 0 every flow carries ``size_bytes``. With ``skew`` > 0 some
+    destinations (popular experts) receive more: destination ``d`` is given a
+    popularity rank :math:`r_d` (a random order) and the flow to it carries
+
+    .. math:: S_{sd} = S \\, w_d / \\bar w, \\qquad w_d = (1 + r_d)^{-\\text{skew}}
+
+    a Zipf law whose mean over destinations is ``size_bytes``, so the total
+    is the same as without skew.
+
+    Parameters
+    ----------
+    hosts : int or array_like of int
+        Number of hosts (0..n-1), or the hosts taking part.
+    size_bytes : float
+        Mean size of a flow [B].
+    skew : float
+        Zipf exponent of expert popularity [-], >= 0.
+    seed : int or numpy.random.Generator, optional
+        Randomness (needed only with skew).
+
+    Examples
+    --------
+    >>> all_to_all(4, 1e3).flow_count
+    12
+    >>> t = all_to_all(4, 1e3, skew=1.0, seed=0)
+    >>> round(t.total_bytes)
+    12000
+    """
+    hosts = _hosts_array(hosts)
+    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False)
+    skew = check_number("skew", skew, minimum=0)
+    n = hosts.size
+    source_index = np.repeat(np.arange(n), n - 1)
+    offset = np.tile(np.arange(1, n), n)
+    destination_index = (source_index + offset) % n
+    if skew > 0:
+        rank = _rng(seed).permutation(n)
+        weight = (1.0 + rank) ** -skew
+        # Normalize so the total equals n (n-1) S whatever the skew.
+        per_flow = weight[destination_index]
+        sizes = size_bytes * per_flow * (per_flow.size / per_flow.sum())
+    else:
+        sizes = size_bytes
+    return Traffic(source=hosts[source_index], destination=hosts[destination_index], size_bytes=sizes,
+                   name="all-to-all" if skew == 0 else f"all-to-all (skew {skew:g})")
+
+
+def incast(senders, receiver, size_bytes):
+    """N-to-1 incast: every sender sends ``size_bytes`` to one receiver.
+
+    Examples
+    --------
+    >>> incast([1, 2, 3], 0, 1e6).flow_count
+    3
+    """
+    senders = np.atleast_1d(np.asarray(senders))
+    if senders.dtype.kind not in "iu" or senders.size == 0:
+        raise ValueError(f"senders must be a non-empty sequence of host numbers, got {senders!r}")
+    receiver = check_integer("receiver", receiver, minimum=0)
+    return Traffic(source=senders, destination=np.full(senders.size, receiver),
+                   size_bytes=size_bytes, name=f"{senders.size}-to-1 incast")
+
+
+def background(hosts, fraction, *, seed):
+    """Persistent background load: a random permutation among a share of the hosts.
+
+    The flows never finish; each takes its max-min fair share for as long as
+    the foreground traffic runs.
+
+    Parameters
+    ----------
+    hosts : int or array_like of int
+        Number of hosts (0..n-1), or the hosts to draw from.
+    fraction : float
+        Share of the hosts that send (and receive) background traffic, in [0, 1] [-].
+    seed : int or numpy.random.Generator
+        Randomness.
+
+    Examples
+    --------
+    >>> background(16, 0.5, seed=3).flow_count
+    8
+    """
+    hosts = _hosts_array(hosts)
+    fraction = check_number("fraction", fraction, minimum=0, maximum=1)
+    rng = _rng(seed)
+    count = int(round(fraction * hosts.size))
+    if count < 2:
+        return Traffic(source=np.zeros(0, np.int64), destination=np.zeros(0, np.int64), size_bytes=np.zeros(0),
+                       background=np.zeros(0, bool), name="background")
+    chosen = hosts[np.sort(rng.choice(hosts.size, size=count, replace=False))]
+    flows = permutation(chosen, 1.0, seed=rng)
+    return Traffic(source=flows.source, destination=flows.destination, size_bytes=np.inf, background=True,
+                   name="background")
+
+
+@dataclass(frozen=True, eq=False)
+class Phase:
+    """One traffic pattern of a collective, run ``repeats`` times back to back.
+
+    Attributes
+    ----------
+    traffic : Traffic
+        The flows of one step.
+    repeats : int
+        How many identical steps [-].
+    label : str
+        What the phase is (``"ring step"``).
+    """
+
+    traffic: Traffic
+    repeats: int = 1
+    label: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "repeats", check_integer("repeats", self.repeats, minimum=1))
+
+
+@dataclass(frozen=True, eq=False)
+class Collective:
+    """A collective operation's network traffic: phases run one after another.
+
+    Attributes
+    ----------
+    name : str
+        The operation.
+    phases : tuple of Phase
+        In order.
+    ranks : numpy.ndarray
+        Host of each rank.
+    message_bytes : float
+        Data per rank the operation reduces or exchanges [B].
+    intra_node_flows : int
+        Flows per step that stay inside a server (NVLink) and are not simulated.
+    """
+
+    name: str
+    phases: tuple
+    ranks: np.ndarray
+    message_bytes: float
+    intra_node_flows: int = 0
+
+
+#: Rank placements: how ranks map to hosts.
+PLACEMENTS = ("rail-aligned", "random")
+
+
+def rank_placement(hosts, *, gpus_per_node=1, placement="rail-aligned", seed=None):
+    """Host of each rank for a job on ``hosts``, grouped into servers of ``gpus_per_node``.
+
+    ``"rail-aligned"`` puts rank ``j * g + i`` on GPU ``i`` of the job's
+    ``j``-th server: the ranks with the same local index share a rail.
+    ``"random"`` shuffles the order of the servers and, inside each server,
+    which GPU takes which local rank: ranks stay together per server, but
+    local rank ``i`` of different servers lands on different rails.
+
+    Parameters
+    ----------
+    hosts : int or array_like of int
+        Hosts of the job, a whole number of servers, in server order.
+    gpus_per_node : int
+        Hosts per server [-].
+    placement : str
+        One of :data:`PLACEMENTS`.
+    seed : int or numpy.random.Generator, optional
+        Randomness (for ``"random"``).
+
+    Examples
+    --------
+    >>> rank_placement(4, gpus_per_node=2).tolist()
+    [0, 1, 2, 3]
+    """
+    hosts = _hosts_array(hosts)
+    gpus_per_node = check_integer("gpus_per_node", gpus_per_node, minimum=1)
+    check_choice("placement", placement, PLACEMENTS)
+    if hosts.size % gpus_per_node:
+        raise ValueError(f"{hosts.size} hosts are not a whole number of servers of {gpus_per_node}")
+    grid = hosts.reshape(-1, gpus_per_node)
+    if placement == "random":
+        rng = _rng(seed)
+        grid = grid[rng.permutation(grid.shape[0])]
+        grid = np.take_along_axis(grid, rng.permuted(np.tile(np.arange(gpus_per_node), (grid.shape[0], 1)),
+                                                     axis=1), axis=1)
+    return grid.reshape(-1)
+
+
+def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
+    """The network steps of a ring all-reduce over hosts ``ranks`` (in ring order).
+
+    :math:`2(n-1)` steps (reduce-scatter, then all-gather); in each, rank
+    :math:`i` sends :math:`S/n` bytes to rank :math:`i+1 \\bmod n`.
+    Flows between two hosts of one server travel over NVLink and are left out.
+
+    Parameters
+    ----------
+    ranks : array_like of int
+        Host of each rank, in ring order.
+    message_bytes : float
+        Size of the buffer being all-reduced [B].
+    gpus_per_node : int
+        Hosts per server; flows inside a server are not simulated.
+
+    Returns
+    -------
+    Collective
+
+    Examples
+    --------
+    >>> ring = ring_all_reduce([0, 1, 2, 3], 4e6)
+    >>> ring.phases[0].repeats, float(ring.phases[0].traffic.size_bytes[0])
+    (6, 1000000.0)
+    """
+    ranks = _hosts_array(ranks)
+    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False)
+    gpus_per_node = check_integer("gpus_per_node", gpus_per_node, minimum=1)
+    n = ranks.size
+    source, destination = ranks, np.roll(ranks, -1)
+    crosses = source // gpus_per_node != destination // gpus_per_node
+    step = Traffic(source=source[crosses], destination=destination[crosses], size_bytes=message_bytes / n,
+                   name="ring all-reduce step")
+    return Collective(name="ring all-reduce", phases=(Phase(step, 2 * (n - 1), "ring step"),), ranks=ranks,
+                      message_bytes=message_bytes, intra_node_flows=int((~crosses).sum()))
+
+
+def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
+    """The network phase of a hierarchical (two-level) all-reduce.
+
+    Inside each server the ``g`` GPUs reduce-scatter over NVLink, so each holds
+    :math:`S/g`; then the ``g`` GPUs with the same local rank run ``g`` ring
+    all-reduces in parallel across the :math:`m` servers — :math:`2(m-1)`
+    steps of :math:`S/(g\\,m)` bytes per flow — and finally all-gather
+    inside the server. Only the middle, inter-server phase crosses the
+    network and is returned.
+
+    Parameters
+    ----------
+    ranks : array_like of int
+        Host of each rank; ranks ``j g .. j g + g - 1`` form server ``j``
+        (see :func:`rank_placement`).
+    message_bytes : float
+        Size of the buffer being all-reduced [B].
+    gpus_per_node : int
+        GPUs per server, ``g`` [-].
+
+    Returns
+    -------
+    Collective
+
+    Examples
+    --------
+    >>> c = hierarchical_all_reduce(range(8), 8e6, gpus_per_node=2)
+    >>> c.phases[0].repeats, c.phases[0].traffic.flow_count, float(c.phases[0].traffic.size_bytes[0])
+    (6, 8, 1000000.0)
+    """
+    ranks = _hosts_array(ranks)
+    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False)
+    g = check_integer("gpus_per_node", gpus_per_node, minimum=1)
+    if ranks.size % g or ranks.size // g < 2:
+        raise ValueError(f"{ranks.size} ranks are not at least two whole servers of gpus_per_node = {g}")
+    m = ranks.size // g
+    grid = ranks.reshape(m, g)
+    source = grid.reshape(-1)
+    destination = np.roll(grid, -1, axis=0).reshape(-1)
+    step = Traffic(source=source, destination=destination, size_bytes=message_bytes / (g * m),
+                   name="hierarchical all-reduce, inter-server ring step")
+    return Collective(name="hierarchical all-reduce", phases=(Phase(step, 2 * (m - 1), "inter-server ring step"),),
+                      ranks=ranks, message_bytes=message_bytes)
