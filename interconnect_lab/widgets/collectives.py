@@ -140,7 +140,7 @@ class _SweepPanel(Panel):
     """Time and busbw against size for a few algorithms, with a marked size."""
 
     def __init__(self):
-        super().__init__(figure_size_in=(9.0, 3.8), subplots={"ncols": 2})
+        super().__init__(figure_size_in=(8.6, 3.5), subplots={"ncols": 2})
 
     def _frame_key(self, sweep):
         # What fixes everything but the curves' data: a change redraws from scratch.
@@ -203,13 +203,16 @@ class _SweepPanel(Panel):
         if visible:
             self._crossover_line.set_xdata([crossover, crossover])
         time_ax, busbw_ax = self.axes
-        changed = []
+        # The time title names the ranks, so it moves with a slider; returning it
+        # every time keeps it out of the background from the first render.
+        titles = []
         for ax, text in ((time_ax, f"time: {sweep.title}"),
                          (busbw_ax, "bus bandwidth (nccl-tests definition)")):
             if ax.get_title(loc="left") != text:
-                changed.append(ax.set_title(text, loc="left", fontsize=10))
+                ax.set_title(text, loc="left", fontsize=10)
+            titles.append(ax._left_title)
         return [*time_lines, *busbw_lines, *time_markers, *busbw_markers, *self._size_lines,
-                self._crossover_line, *changed]
+                self._crossover_line, titles[0]]
 
     def _describe_points(self, sweep):
         ranked = sorted(sweep.points.items(), key=lambda item: item[1].time_s)
@@ -316,6 +319,7 @@ class HierarchicalAllReducePanel(_SweepPanel):
             "size_bytes": widgets.SelectionSlider(options=SIZE_OPTIONS, value=size_bytes,
                                                   description="message size S", **_SLIDER),
         }
+        self._extents = {}  # (scale_up, network) -> axis extents, which only the links change
         super().__init__()
 
     def compute(self, *, nodes, gpus_per_node, scale_up, network, size_bytes):
@@ -332,18 +336,26 @@ class HierarchicalAllReducePanel(_SweepPanel):
                 continue
             cases[f"hierarchical, {_SHORT[outer]} across nodes"] = (
                 "hierarchical", inside, {**two_level, "network_algorithm": outer})
-        curves, points, extremes = {}, {}, []
+        curves, points = {}, {}
         for label, (algorithm, parameters, options) in cases.items():
             curves[label] = collective_performance("all_reduce", CURVE_SIZES_BYTES, n_ranks, algorithm=algorithm,
                                                    **parameters, **options)
             points[label] = collective_performance("all_reduce", size_bytes, n_ranks, algorithm=algorithm,
                                                    **parameters, **options)
-            extremes += [collective_performance("all_reduce", size, count * gpus_per_node, algorithm=algorithm,
-                                                **parameters, **options)
-                         for size, count in ((CURVE_SIZES_BYTES[0], NODE_OPTIONS[0]),
-                                             (CURVE_SIZES_BYTES[-1], NODE_OPTIONS[0]),
-                                             (CURVE_SIZES_BYTES[-1], NODE_OPTIONS[-1]))]
-        time_limits, busbw_top = _axis_extents(extremes, across["bandwidth_bytes_per_s"])
+        if (scale_up, network) not in self._extents:
+            # The axes must hold every position of the two sliders, so that moving
+            # them never redraws from scratch: the corners of (nodes, GPUs per node).
+            extremes = []
+            for algorithm, parameters, options in cases.values():
+                for size, count, per_node in (
+                        (CURVE_SIZES_BYTES[0], NODE_OPTIONS[0], GPUS_PER_NODE_OPTIONS[0]),
+                        *((CURVE_SIZES_BYTES[-1], count, per_node) for count in (NODE_OPTIONS[0], NODE_OPTIONS[-1])
+                          for per_node in (GPUS_PER_NODE_OPTIONS[0], GPUS_PER_NODE_OPTIONS[-1]))):
+                    corner = {**options, "ranks_per_node": per_node} if "ranks_per_node" in options else options
+                    extremes.append(collective_performance("all_reduce", size, count * per_node,
+                                                           algorithm=algorithm, **parameters, **corner))
+            self._extents[(scale_up, network)] = _axis_extents(extremes, across["bandwidth_bytes_per_s"])
+        time_limits, busbw_top = self._extents[(scale_up, network)]
         return Sweep(collective="all_reduce", curves=curves, points=points, size_bytes=size_bytes,
                      link_bandwidth_bytes_per_s=across["bandwidth_bytes_per_s"], efficiency=across["efficiency"],
                      crossover_bytes=math.inf,
