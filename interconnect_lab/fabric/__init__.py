@@ -6,8 +6,10 @@
 - :mod:`~interconnect_lab.fabric.maxmin` — max-min fair sharing by progressive filling
 - :mod:`~interconnect_lab.fabric.simulation` — event-driven flow completion
 - :mod:`~interconnect_lab.fabric.collisions` — ECMP hash collisions as balls into bins
+- :mod:`~interconnect_lab.fabric.incast` — one congested port, packet by packet: lossless, drop-tail, trimming
 """
 
+from .incast import FLOW_CONTROLS, IncastCurve, IncastResult, IncastSimulation, incast_collapse, incast_port
 from .maxmin import MaxMinRates, incidence_matrix, max_min_rates
 from .network import LINK_KINDS, Network
 from .collisions import CollisionExpectation, ecmp_collisions, max_load_cdf
@@ -48,6 +50,8 @@ __all__ = [
     "ROUTINGS", "Routes", "route", "explicit_routes",
     # collisions
     "CollisionExpectation", "ecmp_collisions", "max_load_cdf",
+    # incast
+    "FLOW_CONTROLS", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse",
     # max-min
     "MaxMinRates", "max_min_rates", "incidence_matrix",
     # simulation
