@@ -747,7 +747,7 @@ class Efficiencies:
     gemm : float
         Sustained share of the GPU's best measured matmul rate (its "MAMF",
         ``GPU.measured_matmul_flop_per_s`` in the catalog) that training GEMMs
-        reach end to end, :math:`\eta_\text{GEMM}` [-]. Default 0.7363. The
+        reach end to end, :math:`\\eta_\\text{GEMM}` [-]. Default 0.7363. The
         best matmul shape reaches 0.87 of peak on an A100 SXM and 0.80 on an
         H100 SXM; training loses more to power-capped clocks under sustained
         load, shapes that are not the best one, and gaps between kernels. The
