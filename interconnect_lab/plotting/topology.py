@@ -190,12 +190,12 @@ def max_hosts_plot(radices, *, switches=(), tiers=(2, 3), marks=(), ax=None, tit
     by_radix = {}
     for sw in switches:
         by_radix.setdefault(sw.ports, []).append(sw.name)
+    shapes = iter(["o", "s", "D", "^", "v", "P", "X"])
     for ports, names in sorted(by_radix.items()):
-        for t in tiers:
-            ax.plot(ports, max_hosts(ports, t), "o", color=colours[t], ms=6, mec="white", zorder=3)
-        top = max(max_hosts(ports, t) for t in tiers)
-        ax.annotate("\n".join(names), (ports, top), xytext=(0, 8), textcoords="offset points",
-                    ha="center", va="bottom", fontsize=8)
+        shape = next(shapes, "o")
+        for index, t in enumerate(tiers):
+            ax.plot(ports, max_hosts(ports, t), shape, color=colours[t], ms=7, mec=PALETTE["black"],
+                    zorder=3, label=f"{', '.join(names)} ({ports} ports)" if index == 0 else None)
     for label, hosts in marks:
         ax.axhline(hosts, color=PALETTE["black"], lw=0.8, ls="--")
         ax.annotate(label, (radices.max(), hosts), xytext=(0, 3), textcoords="offset points",
@@ -205,7 +205,7 @@ def max_hosts_plot(radices, *, switches=(), tiers=(2, 3), marks=(), ax=None, tit
     ax.set_ylim(top=ax.get_ylim()[1] * 8)
     ax.set_xlabel("switch radix $k$ [ports]")
     ax.set_ylabel("hosts, non-blocking [-]")
-    ax.legend(loc="lower right")
+    ax.legend(loc="lower right", fontsize=8)
     if title is not None:
         ax.set_title(title, loc="left", fontsize=10)
     return ax

@@ -42,7 +42,7 @@ class ClusterCostPanel(Panel):
     oversubscription : float
         Initial leaf down:up ratio (1, 3 or 7).
     tiers : {None, 2, 3}
-        Initial tier count; None takes the fewest that fit.
+        Initial tier count; None (or 0) takes the fewest that fit.
     estimate : str
         Initial price estimate, a key of :data:`interconnect_lab.pricebook.ESTIMATES`.
     rail_optimized : bool
@@ -61,9 +61,10 @@ class ClusterCostPanel(Panel):
             "oversubscription": widgets.Dropdown(
                 options=[("1:1 (non-blocking)", 1.0), ("3:1", 3.0), ("7:1", 7.0)],
                 value=oversubscription, description="leaf oversubscription", **_CONTROL),
-            "tiers": widgets.Dropdown(options=[("fewest that fit", None), ("2 (leaf, spine)", 2),
+            # 0 stands for "fewest that fit": a None value does not show in the static page.
+            "tiers": widgets.Dropdown(options=[("fewest that fit", 0), ("2 (leaf, spine)", 2),
                                                ("3 (leaf, spine, core)", 3)],
-                                      value=tiers, description="tiers", **_CONTROL),
+                                      value=tiers or 0, description="tiers", **_CONTROL),
             "estimate": widgets.Dropdown(options=list(ESTIMATES), value=estimate,
                                          description="prices (estimate)", **_CONTROL),
             "rail_optimized": widgets.Checkbox(value=rail_optimized, description="rail-optimized",
@@ -75,7 +76,7 @@ class ClusterCostPanel(Panel):
         """The cluster's cost, or the reason its fabric cannot be built."""
         try:
             return cluster_cost(gpus, prices=H100_NDR_PRICES, estimate=estimate,
-                                oversubscription=oversubscription, tiers=tiers,
+                                oversubscription=oversubscription, tiers=tiers or None,
                                 rail_optimized=rail_optimized)
         except ValueError as exc:
             return str(exc)

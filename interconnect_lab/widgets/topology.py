@@ -49,7 +49,7 @@ class FatTreePanel(Panel):
     radix : int
         Initial switch radix [ports].
     tiers : {None, 2, 3}
-        Initial tier count; None takes the fewest that fit.
+        Initial tier count; None (or 0) takes the fewest that fit.
     oversubscription : float
         Initial leaf down:up ratio (1, 3 or 7).
     link : str
@@ -70,9 +70,10 @@ class FatTreePanel(Panel):
                                             continuous_update=True, **_CONTROL),
             "radix": widgets.Dropdown(options=_radix_options(), value=radix,
                                       description="switch radix", **_CONTROL),
-            "tiers": widgets.Dropdown(options=[("fewest that fit", None), ("2 (leaf, spine)", 2),
+            # 0 stands for "fewest that fit": a None value does not show in the static page.
+            "tiers": widgets.Dropdown(options=[("fewest that fit", 0), ("2 (leaf, spine)", 2),
                                                ("3 (leaf, spine, core)", 3)],
-                                      value=tiers, description="tiers", **_CONTROL),
+                                      value=tiers or 0, description="tiers", **_CONTROL),
             "oversubscription": widgets.Dropdown(
                 options=[("1:1 (non-blocking)", 1.0), ("3:1", 3.0), ("7:1", 7.0)],
                 value=oversubscription, description="leaf oversubscription", **_CONTROL),
@@ -89,7 +90,7 @@ class FatTreePanel(Panel):
     # Model ----------------------------------------------------------------------------
     def compute(self, *, gpus, radix, tiers, oversubscription, link, rail_optimized):
         """The tree for ``gpus`` (or the reason it cannot be built) and the curves of its design."""
-        design = dict(radix=radix, tiers=tiers, oversubscription=oversubscription,
+        design = dict(radix=radix, tiers=tiers or None, oversubscription=oversubscription,
                       rails=self.rails_when_optimized if rail_optimized else 1,
                       port_bytes_per_s=catalog.link(link).per_direction_bytes_per_s)
         try:
