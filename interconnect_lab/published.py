@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import units as u
-from .sources import MEGASCALE, MLENG_NETWORK, NVIDIA_NVLINK, SC21, Source
+from .sources import LLAMA3, MEGASCALE, MLENG_NETWORK, NVIDIA_NVLINK, SC21, Source
 
 __all__ = [
     "AblationStep", "MEGASCALE_ABLATION", "MEGASCALE_ABLATION_SOURCE",
@@ -22,6 +22,7 @@ __all__ = [
     "CostShareEstimate", "NETWORK_COST_SHARES", "COTTIER_2024",
     "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE",
     "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES",
+    "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog", "LLAMA3_INTERRUPTIONS",
 ]
 
 
@@ -661,3 +662,66 @@ LATENCY_ESTIMATES = MappingProxyType({e.part: e for e in (
     LatencyEstimate(part="kernel TCP round trip", low_s=20 * u.us, high_s=60 * u.us,
                     per="round trip", source=LATENCY_DISSECTION_SOURCE),
 )})
+
+
+@dataclass(frozen=True, kw_only=True)
+class StragglerObservation:
+    """Slow machines found in a large training job.
+
+    Attributes
+    ----------
+    slow_machine_fraction : float
+        Share of machines markedly slower than the rest [-].
+    slowdown : float
+        How much slower they ran the same computation [-] (0.1 is 10 %).
+    mfu_gain_from_removal : float
+        MFU gained by taking them out, in absolute terms [-].
+    source : Source
+    """
+
+    slow_machine_fraction: float
+    slowdown: float
+    mfu_gain_from_removal: float
+    source: Source
+
+
+#: MegaScale's computational stragglers: about 0.5 % of machines about 10 % slower; removing them
+#: raised MFU by about 0.7 % (all "about" in the paper).
+MEGASCALE_STRAGGLERS = StragglerObservation(
+    slow_machine_fraction=0.005, slowdown=0.10, mfu_gain_from_removal=0.007,
+    source=MEGASCALE.at("§5-6 (computational stragglers)",
+                        note="approximate values as the paper states them"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class InterruptionLog:
+    """Job interruptions of one long training run.
+
+    Attributes
+    ----------
+    days : float
+        Length of the period [day].
+    interruptions : int
+        Job interruptions in the period [-].
+    unexpected : int
+        Of which unexpected (not planned maintenance) [-].
+    network_switch_and_cable : int
+        Of which attributed to network switches and cables [-].
+    effective_training_time_fraction : float
+        Share of time spent training, at least [-].
+    source : Source
+    """
+
+    days: float
+    interruptions: int
+    unexpected: int
+    network_switch_and_cable: int
+    effective_training_time_fraction: float
+    source: Source
+
+
+#: Llama 3 405B pre-training: 466 interruptions in 54 days, 419 unexpected, 35 from network
+#: switches and cables, more than 90 % effective training time.
+LLAMA3_INTERRUPTIONS = InterruptionLog(
+    days=54, interruptions=466, unexpected=419, network_switch_and_cable=35,
+    effective_training_time_fraction=0.90, source=LLAMA3.at("§3.3.4, Table 5"))

@@ -334,3 +334,10 @@ GRAHAM2016_SHARP = Source(
     year=2016,
     doi="10.1109/COMHPC.2016.006",
 )
+
+LLAMA3 = Source(
+    title="A. Grattafiori et al. (Llama Team, AI @ Meta), The Llama 3 Herd of Models",
+    year=2024,
+    url="https://arxiv.org/abs/2407.21783",
+    note="§3.3.4 reports the reliability of the 54-day pre-training run of the 405B model (Table 5)",
+)

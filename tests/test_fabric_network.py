@@ -112,3 +112,23 @@ def test_a_capacity_is_required_and_positive():
         Network(fat_tree(8, radix=4, tiers=2), nic_capacity_bytes_per_s=0.0)
     with pytest.raises(TypeError, match="tree must be a topology.FatTree"):
         Network("fat tree", nic_capacity_bytes_per_s=1.0)
+
+
+def test_fabric_imports_without_matplotlib_or_ipywidgets():
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split('.')[0] in ('matplotlib', 'ipywidgets', 'IPython'):
+                    raise ImportError('blocked: ' + name)
+        sys.meta_path.insert(0, Block())
+        import interconnect_lab.fabric
+        print('ok')
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"

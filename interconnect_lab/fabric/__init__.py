@@ -7,6 +7,7 @@
 - :mod:`~interconnect_lab.fabric.simulation` — event-driven flow completion
 - :mod:`~interconnect_lab.fabric.collisions` — ECMP hash collisions as balls into bins
 - :mod:`~interconnect_lab.fabric.incast` — one congested port, packet by packet: lossless, drop-tail, trimming
+- :mod:`~interconnect_lab.fabric.stragglers` — a synchronous step waits for its slowest worker
 """
 
 from .incast import FLOW_CONTROLS, IncastCurve, IncastResult, IncastSimulation, incast_collapse, incast_port
@@ -24,6 +25,19 @@ from .simulation import (
     simulate,
     simulate_flows,
     simulate_routes,
+)
+from .stragglers import (
+    JITTERS,
+    DegradedLink,
+    RankTimings,
+    SlowRanks,
+    StepTimes,
+    degraded_link_effect,
+    detect_slow_ranks,
+    lagging_worker_cost,
+    rank_timings,
+    sample_step_times,
+    step_times,
 )
 from .traffic import (
     PLACEMENTS,
@@ -54,6 +68,9 @@ __all__ = [
     "FLOW_CONTROLS", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse",
     # max-min
     "MaxMinRates", "max_min_rates", "incidence_matrix",
+    # stragglers
+    "JITTERS", "StepTimes", "step_times", "sample_step_times", "lagging_worker_cost", "RankTimings",
+    "rank_timings", "SlowRanks", "detect_slow_ranks", "DegradedLink", "degraded_link_effect",
     # simulation
     "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult", "simulate", "simulate_routes",
     "simulate_flows",
