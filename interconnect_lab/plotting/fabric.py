@@ -1,0 +1,351 @@
+"""Figures for the fabric simulator (chapters 5, 6 and 9): routing, incast, stragglers.
+
+Each function takes results of :mod:`interconnect_lab.fabric`, draws on an
+optional ``ax`` and returns the axes. Colours follow the meaning of the thing
+drawn: ECMP in vermillion (the problem), spraying in blue, adaptive routing in
+green; the three flow controls likewise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+from .. import units as u
+from ..fabric.network import LINK_KINDS
+from ..units import format_time
+from .style import COLORS, PALETTE, new_figure, styled
+
+__all__ = [
+    "ROUTING_COLORS", "FLOW_CONTROL_COLORS",
+    "flow_completion_plot", "line_rate_plot", "link_utilization_plot",
+    "incast_collapse_plot", "victim_slowdown_plot",
+    "straggler_scaling_plot", "slow_rank_plot",
+]
+
+#: Colour of each routing scheme across the book.
+ROUTING_COLORS = {"ecmp": PALETTE["vermillion"], "spray": PALETTE["blue"], "adaptive": PALETTE["green"],
+                  "explicit": PALETTE["grey"]}
+
+#: Colour of each flow control across the book.
+FLOW_CONTROL_COLORS = {"lossless": PALETTE["purple"], "drop-tail": PALETTE["vermillion"],
+                       "trimming": PALETTE["blue"]}
+
+
+def _time_unit(seconds):
+    """A unit (name, size) that keeps the largest value readable."""
+    for name, size in (("s", 1.0), ("ms", u.ms), ("µs", u.us), ("ns", u.ns)):
+        if seconds >= size:
+            return name, size
+    return "ns", u.ns
+
+
+def _mapping(results, what):
+    results = dict(results)
+    if not results:
+        raise ValueError(f"results must map at least one label to a {what}")
+    return results
+
+
+def _color(result_or_name, table, index):
+    name = getattr(result_or_name, "routing", result_or_name)
+    cycle = [PALETTE[c] for c in ("blue", "vermillion", "green", "orange", "sky", "purple", "black")]
+    return table.get(name, cycle[index % len(cycle)])
+
+
+@styled
+def flow_completion_plot(results, *, ax=None, title=None):
+    """Distribution of flow completion times, one curve per result (a CDF).
+
+    The collective is done when its last flow is: the right end of each curve.
+    Dots mark the median (p50) and the 99th percentile.
+
+    Parameters
+    ----------
+    results : mapping of str to FlowResult
+        Label → a result of :func:`interconnect_lab.fabric.simulate`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = _mapping(results, "FlowResult")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    longest = max(result.completion_time_s for result in results.values())
+    unit, size = _time_unit(longest)
+    for index, (label, result) in enumerate(results.items()):
+        times = np.sort(result.completion_times_s[result.foreground]) / size
+        share = np.arange(1, times.size + 1) / times.size
+        color = _color(result.routes, ROUTING_COLORS, index)
+        ax.step(np.concatenate(([0.0], times)), np.concatenate(([0.0], share)), where="post", color=color,
+                linewidth=2, label=f"{label}: done at {format_time(result.completion_time_s)}")
+        p = result.percentiles((50, 99))
+        ax.plot([p["p50"] / size, p["p99"] / size], [0.5, 0.99], linestyle="none", marker="o", color=color,
+                markersize=5)
+    ax.set_xlim(0, 1.05 * longest / size)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(f"flow completion time [{unit}]")
+    ax.set_ylabel("share of flows finished [-]")
+    ax.legend(loc="lower right", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def line_rate_plot(results, *, ax=None, expectation=None, bins=40, title=None):
+    """Histogram of each flow's max-min rate as a share of its line rate.
+
+    Parameters
+    ----------
+    results : mapping of str to RateResult
+        Label → a result of :func:`interconnect_lab.fabric.fair_rates`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    expectation : CollisionExpectation, optional
+        Balls-into-bins prediction for ECMP
+        (:func:`interconnect_lab.fabric.ecmp_collisions`): its mean rate and its
+        guaranteed share are drawn as vertical lines.
+    bins : int
+        Histogram bins over [0, 1].
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = _mapping(results, "RateResult")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    edges = np.linspace(0, 1.0, bins + 1)
+    edges[-1] = 1.0 + 1e-9
+    for index, (label, result) in enumerate(results.items()):
+        fraction = result.line_rate_fraction
+        color = _color(result.routes, ROUTING_COLORS, index)
+        ax.hist(fraction, bins=edges, weights=np.full(fraction.size, 1 / fraction.size), color=color,
+                alpha=0.55, label=f"{label}: mean {fraction.mean():.0%}, slowest {fraction.min():.0%}")
+    if expectation is not None:
+        ax.axvline(expectation.mean_rate, color=PALETTE["black"], linestyle="--", linewidth=1.5,
+                   label=f"balls into bins: mean {expectation.mean_rate:.0%}")
+        ax.axvline(expectation.expected_slowest_rate, color=PALETTE["black"], linestyle=":", linewidth=1.5,
+                   label=f"balls into bins: slowest {expectation.expected_slowest_rate:.0%}")
+    ax.set_xlim(0, 1.02)
+    ax.set_xlabel("flow rate / line rate [-]")
+    ax.set_ylabel("share of flows [-]")
+    ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def link_utilization_plot(result, *, ax=None, title=None):
+    """Utilization of every link, sorted, one curve per kind of link.
+
+    Flat curves mean evenly spread load (spraying); a long tail of idle links
+    beside a few full ones is what hash collisions leave.
+
+    Parameters
+    ----------
+    result : FlowResult or RateResult
+        With ``link_utilization`` and ``routes``.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    network = result.routes.network
+    utilization = result.link_utilization
+    colors = [PALETTE[c] for c in ("grey", "black", "blue", "sky", "green", "orange")]
+    for index, kind in enumerate(LINK_KINDS):
+        links = network.links_of_kind(kind)
+        if links.size == 0:
+            continue
+        values = np.sort(utilization[links])[::-1]
+        ax.plot(np.linspace(0, 1, values.size), values, color=colors[index], linewidth=2,
+                label=f"{kind} ({links.size} links, mean {values.mean():.0%})")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("links, busiest first (share of links of the kind) [-]")
+    ax.set_ylabel("utilization [-]")
+    ax.legend(loc="upper right", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+def _senders_axis(ax, counts):
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=2, numticks=20))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlim(counts.min() / 1.2, counts.max() * 1.2)
+    ax.set_xlabel("senders N [-]")
+
+
+@styled
+def incast_collapse_plot(curve, *, ax=None, title=None):
+    """Goodput against the number of senders, one line per flow control.
+
+    Parameters
+    ----------
+    curve : IncastCurve
+        From :func:`interconnect_lab.fabric.incast_collapse`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    for index, control in enumerate(curve.results):
+        ax.plot(curve.n_senders, curve.goodput_fraction(control), marker="o", linewidth=2,
+                color=_color(control, FLOW_CONTROL_COLORS, index), label=control)
+    _senders_axis(ax, curve.n_senders)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("goodput / port rate [-]")
+    ax.legend(loc="lower left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def victim_slowdown_plot(curve, *, ax=None, title=None):
+    """How much longer a victim flow takes, against the number of incast senders.
+
+    The victim shares sender 0's link but goes to another, idle port; under
+    lossless flow control it waits behind paused incast packets.
+
+    Parameters
+    ----------
+    curve : IncastCurve
+        Computed with ``victim_bytes`` > 0.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    for index, (control, results) in enumerate(curve.results.items()):
+        slowdown = [r.victim_slowdown for r in results]
+        if any(s is None for s in slowdown):
+            raise ValueError("the curve has no victim flow: compute it with victim_bytes > 0")
+        ax.plot(curve.n_senders, slowdown, marker="o", linewidth=2,
+                color=_color(control, FLOW_CONTROL_COLORS, index), label=control)
+    _senders_axis(ax, curve.n_senders)
+    ax.set_yscale("log")
+    ax.axhline(1.0, color=PALETTE["grey"], linewidth=1)
+    ax.set_ylabel("victim's time / time alone [-]")
+    ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def straggler_scaling_plot(results, *, ax=None, show_p99=True, title=None):
+    """Expected step time against the number of workers, one line per scenario.
+
+    Parameters
+    ----------
+    results : mapping of str to StepTimes
+        Label → a result of :func:`interconnect_lab.fabric.step_times` for an
+        array of worker counts.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    show_p99 : bool
+        Shade up to the 99th percentile of the step time.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = _mapping(results, "StepTimes")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    cycle = [PALETTE[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky")]
+    compute = None
+    for index, (label, result) in enumerate(results.items()):
+        color = cycle[index % len(cycle)]
+        ax.plot(result.n_workers, result.expected_step_s / result.compute_s, color=color, linewidth=2,
+                label=f"{label}: {result.expected_overhead[-1]:+.1%} at {result.n_workers[-1]:,} workers")
+        if show_p99:
+            ax.fill_between(result.n_workers, result.expected_step_s / result.compute_s,
+                            result.p99_step_s / result.compute_s, color=color, alpha=0.15, linewidth=0)
+        compute = result.compute_s
+    ax.axhline(1.0, color=COLORS["compute"], linestyle="--", linewidth=1,
+               label=f"one worker's mean ({format_time(compute)})")
+    ax.set_xscale("log")
+    ax.set_xlabel("workers N [-]")
+    ax.set_ylabel("step time / one worker's mean [-]")
+    ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def slow_rank_plot(detection, *, ax=None, title=None):
+    """Each rank's median compute time; the flagged ranks stand out.
+
+    Parameters
+    ----------
+    detection : SlowRanks
+        From :func:`interconnect_lab.fabric.detect_slow_ranks`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(7.0, 3.2)
+    median = detection.median_compute_s
+    unit, size = _time_unit(float(np.max(median)))
+    ranks = np.arange(median.size)
+    flagged = np.zeros(median.size, dtype=bool)
+    flagged[detection.flagged] = True
+    ax.plot(ranks[~flagged], median[~flagged] / size, linestyle="none", marker=".", markersize=3,
+            color=COLORS["idle"], label="ranks")
+    ax.plot(ranks[flagged], median[flagged] / size, linestyle="none", marker="o", markersize=7,
+            color=COLORS["communication"],
+            label="flagged: " + (", ".join(str(r) for r in detection.flagged[:6]) or "none")
+            + (" ..." if detection.flagged.size > 6 else ""))
+    centre = np.median(median)
+    spread = 1.4826 * np.median(np.abs(median - centre))
+    ax.axhline((centre + detection.threshold * spread) / size, color=PALETTE["black"], linestyle="--",
+               linewidth=1, label=f"threshold: median + {detection.threshold:g} x 1.4826 MAD")
+    ax.set_xlim(-0.5, median.size - 0.5)
+    ax.set_xlabel("rank [-]")
+    ax.set_ylabel(f"median compute time [{unit}]")
+    ax.legend(loc="best", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax

@@ -1,0 +1,72 @@
+"""Fabric figures: labelled axes with units, one line per result, global settings untouched."""
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+import matplotlib as mpl
+import numpy as np
+
+from interconnect_lab.fabric import (
+    Network, detect_slow_ranks, ecmp_collisions, fair_rates, incast_collapse, permutation, rank_timings, simulate,
+    step_times,
+)
+from interconnect_lab.plotting.fabric import (
+    ROUTING_COLORS, flow_completion_plot, incast_collapse_plot, line_rate_plot, link_utilization_plot,
+    slow_rank_plot, straggler_scaling_plot, victim_slowdown_plot,
+)
+from interconnect_lab.topology import fat_tree
+
+
+@pytest.fixture(scope="module")
+def net():
+    return Network(fat_tree(128, radix=16, tiers=2), nic_capacity_bytes_per_s=50e9)
+
+
+def test_flow_completion_plot(net):
+    before = dict(mpl.rcParams)
+    traffic = permutation(net.hosts, 1e6, seed=0)
+    results = {routing: simulate(net, traffic, routing, seed=0) for routing in ("ecmp", "spray")}
+    ax = flow_completion_plot(results)
+    steps = [line for line in ax.get_lines() if line.get_marker() in ("None", None, "")]
+    assert len(steps) == 2 and steps[0].get_color() == ROUTING_COLORS["ecmp"]
+    assert "[µs]" in ax.get_xlabel() and "[-]" in ax.get_ylabel()
+    assert dict(mpl.rcParams) == before
+
+
+def test_line_rate_plot_marks_the_prediction():
+    net = Network(fat_tree(512, radix=32, tiers=2), nic_capacity_bytes_per_s=1.0)
+    traffic = permutation(net.hosts, 1.0, seed=0)
+    expectation = ecmp_collisions(net, samples=1000)
+    ax = line_rate_plot({"ECMP": fair_rates(net, traffic, "ecmp")}, expectation=expectation)
+    assert [line.get_xdata()[0] for line in ax.get_lines()] == [expectation.mean_rate,
+                                                                 expectation.expected_slowest_rate]
+    assert "[-]" in ax.get_xlabel()
+
+
+def test_link_utilization_plot_has_one_curve_per_kind(net):
+    ax = link_utilization_plot(simulate(net, permutation(net.hosts, 1e6, seed=0), "spray"))
+    assert len(ax.get_lines()) == 4  # two tiers: NIC up/down, leaf up/down
+    assert all(np.all(line.get_ydata() <= 1 + 1e-9) for line in ax.get_lines())
+
+
+def test_incast_plots():
+    curve = incast_collapse([1, 4, 16], 32 * 4096, 50e9, 16 * 4096, 4096, link_delay_s=1e-6,
+                            retransmission_timeout_s=1e-3, victim_bytes=32 * 4096)
+    ax = incast_collapse_plot(curve)
+    assert len(ax.get_lines()) == 3 and ax.get_xscale() == "log"
+    assert "[-]" in ax.get_xlabel() and "[-]" in ax.get_ylabel()
+    ax = victim_slowdown_plot(curve)
+    assert ax.get_yscale() == "log"
+
+
+def test_straggler_plots():
+    counts = np.logspace(0, 5, 11).astype(int)
+    ax = straggler_scaling_plot({"jitter": step_times(counts, 1.0, jitter_s=0.01),
+                                 "slow machines": step_times(counts, 1.0, slow_fraction=0.005, slowdown=0.1)})
+    assert len(ax.get_lines()) == 3 and ax.get_xscale() == "log"
+    timings = rank_timings(256, 20, 1.0, slow_ranks=[9], slowdown=0.05, jitter_s=0.01, seed=0)
+    ax = slow_rank_plot(detect_slow_ranks(timings.compute_s))
+    flagged = ax.get_lines()[1]
+    assert list(flagged.get_xdata()) == [9]
+    assert "[s]" in ax.get_ylabel() or "[ms]" in ax.get_ylabel()
