@@ -89,6 +89,8 @@ def expected_leaves(state: dict, model_id: str) -> list[dict]:
     """The leaf widgets under one displayed view, in the order the page renders them."""
     model = state[model_id]
     name, values = model["model_name"], model["state"]
+    if name == "SelectionSliderModel":
+        return [{"kind": "slider", "model": values, "text": values["_options_labels"][values["index"]]}]
     if name.endswith("SliderModel") and not name.endswith("RangeSliderModel"):
         return [{"kind": "slider", "model": values}]
     if name == "DropdownModel":
@@ -137,9 +139,10 @@ def widget_problems(views: list[dict], state_json: str | None) -> list[str]:
         for want, got in zip(expected, shown):
             kind = want["kind"]
             if kind == "slider":
-                if not slider_matches(want["model"], got["text"]) or got["width"] <= 0:
-                    problems.append(f"{where}: slider '{got['label']}' shows {got['text']!r}, "
-                                    f"stored {want['model']['value']!r}")
+                stored = want.get("text", want["model"].get("value"))
+                matches = got["text"] == want["text"] if "text" in want else slider_matches(want["model"], got["text"])
+                if not matches or got["width"] <= 0:
+                    problems.append(f"{where}: slider '{got['label']}' shows {got['text']!r}, stored {stored!r}")
             elif kind in {"dropdown", "html"}:
                 if " ".join(got["text"].split()) != want["text"]:
                     problems.append(f"{where}: {kind} shows {got['text'][:80]!r}, stored {want['text'][:80]!r}")
