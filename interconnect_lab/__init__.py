@@ -25,13 +25,16 @@ from . import (
 )
 from .collectives import (
     CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
-    collective_performance, collective_time, crossover_size, reduce_scatter_time,
+    collective_performance, collective_time, crossover_size, half_bandwidth_size,
+    reduce_scatter_time,
 )
 from .cost import ClusterCost, cluster_cost
-from .topology import FatTree, ScaleUpDomain, fat_tree, scale_up_domain
+from .topology import (
+    FatTree, PathLatency, ScaleUpDomain, fat_tree, max_hosts, path_latency, scale_up_domain,
+)
 from .training import (
-    TrainingStep, TransformerModel, memory_per_gpu, parallel_config, parallel_sweep,
-    training_step, transformer_model,
+    TensorParallelLayer, TrainingStep, TransformerModel, memory_per_gpu, parallel_config,
+    parallel_sweep, system_cluster, tensor_parallel_layer, training_step, transformer_model,
 )
 from .catalog import (
     GPU, NIC, Link, MemoryTier, Switch, System,
@@ -62,10 +65,12 @@ __all__ = [
     # collectives
     "CollectiveResult", "collective_performance", "collective_time", "all_reduce_time",
     "all_gather_time", "reduce_scatter_time", "algorithm_bandwidth", "bus_bandwidth",
-    "crossover_size",
+    "crossover_size", "half_bandwidth_size",
     # topology and cost
-    "ScaleUpDomain", "scale_up_domain", "FatTree", "fat_tree", "ClusterCost", "cluster_cost",
+    "ScaleUpDomain", "scale_up_domain", "FatTree", "fat_tree", "max_hosts", "PathLatency",
+    "path_latency", "ClusterCost", "cluster_cost",
     # training
     "TransformerModel", "transformer_model", "parallel_config", "training_step", "TrainingStep",
-    "memory_per_gpu", "parallel_sweep",
+    "memory_per_gpu", "parallel_sweep", "system_cluster", "tensor_parallel_layer",
+    "TensorParallelLayer",
 ]

@@ -5,21 +5,32 @@ function takes a model result, draws on an optional ``ax`` and returns the
 axes; none changes matplotlib's global settings.
 """
 
-from .collectives import bus_bandwidth_plot, collective_steps_plot, collective_time_plot
+from .collectives import (
+    bus_bandwidth_plot, bus_bandwidth_scaling_plot, collective_steps_plot, collective_time_plot,
+    crossover_plot,
+)
 from .cost import cost_breakdown_plot, network_share_plot
+from .links import link_generations_plot
+from .nvlink import bandwidth_ladder_plot, ladder_entry, nvlink_domain_plot, tensor_parallel_plot
 from .style import COLORS, PALETTE, new_figure, styled
-from .topology import fat_tree_plot, switch_count_plot
+from .tables import Table
+from .topology import fat_tree_plot, latency_breakdown_plot, max_hosts_plot, switch_count_plot
 from .training import memory_breakdown_plot, published_comparison_plot, training_breakdown_plot
 from .utilization import ablation_plot, step_breakdown_plot, step_time_plot
 
 __all__ = [
-    "PALETTE", "COLORS", "new_figure", "styled",
+    "PALETTE", "COLORS", "new_figure", "styled", "Table",
     # utilization (chapter 1)
     "step_time_plot", "step_breakdown_plot", "ablation_plot",
+    # NVLink and links
+    "bandwidth_ladder_plot", "ladder_entry", "nvlink_domain_plot", "tensor_parallel_plot",
+    "link_generations_plot",
     # collectives
-    "bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot",
+    "bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot",
+    "bus_bandwidth_scaling_plot",
     # topology and cost
-    "fat_tree_plot", "switch_count_plot", "cost_breakdown_plot", "network_share_plot",
+    "fat_tree_plot", "switch_count_plot", "max_hosts_plot", "latency_breakdown_plot",
+    "cost_breakdown_plot", "network_share_plot",
     # training
     "training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
 ]

@@ -7,7 +7,7 @@ import numpy as np
 from ..units import format_time
 from .style import COLORS, new_figure, styled
 
-__all__ = ["step_time_plot", "ablation_plot"]
+__all__ = ["step_time_plot", "step_breakdown_plot", "ablation_plot"]
 
 _LANES = {"GPU": 1.0, "network": 0.0}
 _BAR_HEIGHT = 0.6

@@ -4,7 +4,17 @@ Thin wiring only: each panel calls tested model functions and plotting
 functions. Display a panel by making it the last expression of a cell.
 """
 
+from .collectives import CollectivePanel, HierarchicalAllReducePanel
+from .cost import ClusterCostPanel
+from .nvlink import NVLinkDomainPanel, TensorParallelPanel
 from .panel import Panel
+from .topology import FatTreePanel
 from .utilization import StepTimePanel
 
-__all__ = ["Panel", "StepTimePanel"]
+__all__ = [
+    "Panel",
+    "StepTimePanel",
+    "TensorParallelPanel", "NVLinkDomainPanel",
+    "FatTreePanel", "ClusterCostPanel",
+    "CollectivePanel", "HierarchicalAllReducePanel",
+]
