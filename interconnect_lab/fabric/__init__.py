@@ -21,6 +21,7 @@ from .simulation import (
     FlowSimulation,
     RateResult,
     collective_time,
+    compare_routings,
     fair_rates,
     simulate,
     simulate_flows,
@@ -74,5 +75,5 @@ __all__ = [
     # simulation
     "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult", "simulate", "simulate_routes",
     "simulate_flows",
-    "fair_rates", "collective_time",
+    "fair_rates", "collective_time", "compare_routings",
 ]

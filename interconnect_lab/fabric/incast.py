@@ -208,37 +208,44 @@ class IncastSimulation:
         self.sent_bytes = 0.0
         self.paused_s = 0.0
         self._blocked_since = [None] * self.n_senders
+        self._undelivered = sum(flow.packets for flow in self.flows)
+        self._handlers = {kind: getattr(self, "_on_" + kind.replace("-", "_")) for kind in (
+            "try", "link-free", "arrive", "packet-sent", "header-sent", "credit", "deliver", "ack", "nack", "timer")}
         for sender in range(self.n_senders):
             self._schedule(0.0, "try", sender, -1)
 
     # The event machinery ---------------------------------------------------------------
     def _schedule(self, time_s, kind, a, b):
-        heapq.heappush(self._events, (time_s, self._order, kind, a, b))
+        # The scheduling order breaks ties, so two events never compare beyond it.
+        heapq.heappush(self._events, (time_s, self._order, self._handlers[kind], a, b))
         self._order += 1
 
     @property
     def done(self) -> bool:
         """True once every flow's last packet has reached the receiver."""
-        return all(flow.delivered == flow.packets for flow in self.flows)
+        return self._undelivered == 0
 
     def step(self):
         """Process the next event."""
-        time_s, _, kind, a, b = heapq.heappop(self._events)
+        time_s, _, handler, a, b = heapq.heappop(self._events)
         self.now_s = time_s
-        getattr(self, "_on_" + kind.replace("-", "_"))(a, b)
+        handler(a, b)
 
     def run(self, max_events=50_000_000):
         """Process events until every flow is delivered; return the :class:`IncastResult`."""
-        events = 0
-        while not self.done:
-            if not self._events:
+        events = self._events
+        for _ in range(max_events):
+            if self._undelivered == 0:
+                return self.result()
+            if not events:
                 raise RuntimeError("the incast simulation cannot finish: no event is pending but packets "
                                    "are undelivered")
-            if events >= max_events:
-                raise RuntimeError(f"the incast simulation did not finish within {max_events} events")
-            self.step()
-            events += 1
-        return self.result()
+            time_s, _, handler, a, b = heapq.heappop(events)
+            self.now_s = time_s
+            handler(a, b)
+        if self._undelivered == 0:
+            return self.result()
+        raise RuntimeError(f"the incast simulation did not finish within {max_events} events")
 
     # Senders ----------------------------------------------------------------------------
     def _eligible(self, flow):
@@ -342,6 +349,7 @@ class IncastSimulation:
         if not flow.received[seq]:
             flow.received[seq] = True
             flow.delivered += 1
+            self._undelivered -= 1
             self.log.append((self.now_s, "delivered", index, seq))
             if flow.delivered == flow.packets:
                 flow.finish_s = self.now_s

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_number
+from .._validation import check_choice, check_integer, check_number
 from ..topology import FatTree
 
 __all__ = ["Network", "LINK_KINDS"]
@@ -427,6 +427,29 @@ class Network:
         if both_directions:
             links = np.unique(np.concatenate((links, self.reverse_link(links))))
         return self.with_link_capacity(links, self.capacity_bytes_per_s[links] * fraction)
+
+    def random_links(self, count, kind="leaf up", *, seed):
+        """``count`` distinct links of one kind, drawn at random (to fail or degrade a few).
+
+        Parameters
+        ----------
+        count : int
+            How many [-].
+        kind : str
+            A name in :data:`LINK_KINDS`.
+        seed : int
+            Randomness.
+
+        Returns
+        -------
+        numpy.ndarray
+            Link numbers, sorted.
+        """
+        links = self.links_of_kind(kind)
+        count = check_integer("count", count, minimum=0, maximum=links.size)
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an integer, got {seed!r}")
+        return np.sort(np.random.default_rng(int(seed)).choice(links, size=count, replace=False))
 
     @property
     def failed_links(self) -> np.ndarray:

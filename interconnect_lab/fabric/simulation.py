@@ -36,7 +36,7 @@ from .traffic import Collective
 
 __all__ = [
     "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult",
-    "simulate", "simulate_routes", "simulate_flows", "fair_rates", "collective_time",
+    "simulate", "simulate_routes", "simulate_flows", "fair_rates", "collective_time", "compare_routings",
 ]
 
 
@@ -618,3 +618,35 @@ def collective_time(network, collective, routing="ecmp", *, seed=0, time_toleran
         total += phase.repeats * result.completion_time_s
     return CollectiveResult(collective=collective, phase_results=tuple(results), time_s=total)
 
+
+
+def compare_routings(network, traffic, routings=("ecmp", "spray", "adaptive"), *, seed=0, time_tolerance=1e-9):
+    """The same traffic simulated under several routing schemes.
+
+    Parameters
+    ----------
+    network : Network
+    traffic : Traffic
+    routings : sequence of str
+        Names in :data:`~interconnect_lab.fabric.routing.ROUTINGS`.
+    seed : int
+        Seed of the routings' randomness (the same for each).
+    time_tolerance : float
+        See :class:`FlowSimulation`.
+
+    Returns
+    -------
+    dict of str to FlowResult
+        By routing name, in the order given.
+
+    Examples
+    --------
+    >>> from interconnect_lab.fabric import Network, permutation
+    >>> from interconnect_lab.topology import fat_tree
+    >>> net = Network(fat_tree(128, radix=16, tiers=2), nic_capacity_bytes_per_s=50e9)
+    >>> results = compare_routings(net, permutation(128, 1e6, seed=0))
+    >>> {name: round(r.completion_time_s * 1e6) for name, r in results.items()}
+    {'ecmp': 100, 'spray': 20, 'adaptive': 40}
+    """
+    return {routing: simulate(network, traffic, routing, seed=seed, time_tolerance=time_tolerance)
+            for routing in routings}
