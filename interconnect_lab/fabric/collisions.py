@@ -80,7 +80,7 @@ RANDOM 1998, LNCS 1518. https://doi.org/10.1007/3-540-49543-6_13
 M. Al-Fares, S. Radhakrishnan, B. Raghavan, N. Huang, A. Vahdat, "Hedera:
 Dynamic Flow Scheduling for Data Center Networks", NSDI 2010 (ECMP's hash
 collisions on fat trees).
-https://www.usenix.org/conference/nsdi10/hedera-dynamic-flow-scheduling-data-center-networks
+https://www.usenix.org/legacy/event/nsdi10/tech/full_papers/al-fares.pdf
 """
 
 from __future__ import annotations
