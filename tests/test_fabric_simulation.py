@@ -225,3 +225,46 @@ def test_incremental_rates_equal_rates_from_scratch(case):
     # Every flow's bytes delivered, and the completion times match a plain re-simulation.
     assert sim.delivered_bytes == pytest.approx(sizes)
     assert simulate_flows(matrix, capacity, sizes) == pytest.approx(sim.completion_times_s)
+
+
+@st.composite
+def fabric_cases(draw):
+    radix = draw(st.sampled_from([4, 8]))
+    tiers = draw(st.sampled_from([2, 3]))
+    hosts = draw(st.integers(4, radix**tiers // (2 if tiers == 2 else 4)))
+    rails = draw(st.sampled_from([1, 2])) if tiers == 2 else 1
+    tree = fat_tree(hosts, radix=radix, tiers=tiers, rails=rails)
+    flows = draw(st.integers(1, 24))
+    source = [draw(st.integers(0, hosts - 1)) for _ in range(flows)]
+    destination = [draw(st.integers(0, hosts - 2)) for _ in range(flows)]
+    destination = [d if d < s else d + 1 for s, d in zip(source, destination)]
+    sizes = [draw(st.sampled_from([1.0, 3.0, 10.0])) for _ in range(flows)]
+    routing = draw(st.sampled_from(["ecmp", "spray", "adaptive"]))
+    degraded = draw(st.booleans())
+    return tree, Traffic(source=source, destination=destination, size_bytes=sizes), routing, degraded, draw(
+        st.integers(0, 2**31))
+
+
+@settings(max_examples=40, deadline=None)
+@given(fabric_cases())
+def test_conservation_and_max_min_on_random_fat_trees(case):
+    tree, traffic, routing, degraded, seed = case
+    net = Network(tree, nic_capacity_bytes_per_s=4.0, link_capacity_bytes_per_s=4.0)
+    if degraded:
+        net = net.with_degraded_links(net.random_links(1, "leaf up", seed=seed), 0.5)
+    rates = fair_rates(net, traffic, routing, seed=seed)
+    load = rates.link_load_bytes_per_s
+    capacity = net.capacity_bytes_per_s
+    assert np.all(load <= capacity * (1 + 1e-9))
+    assert np.all(rates.rates_bytes_per_s > 0)
+    # Max-min at the level of links: every flow crosses a full link on which it is among the fastest.
+    share = rates.routes.flow_link_share().toarray()
+    for flow in range(traffic.flow_count):
+        links = np.flatnonzero(share[flow])
+        full = links[load[links] >= capacity[links] * (1 - 1e-9)]
+        assert any(rates.rates_bytes_per_s[share[:, link] > 0].max() <= rates.rates_bytes_per_s[flow] * (1 + 1e-9)
+                   for link in full)
+    result = simulate(net, traffic, routing, seed=seed)
+    # Every byte delivered, over every hop of its path.
+    assert result.link_bytes.sum() == pytest.approx((share.sum(axis=1) * traffic.size_bytes).sum())
+    assert np.all(result.link_utilization <= 1 + 1e-9)
