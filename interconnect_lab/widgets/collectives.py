@@ -234,11 +234,11 @@ class CollectivePanel(_SweepPanel):
         Catalog name of the link each rank sends on (an NVLink generation: all of
         one GPU's links; a network port: one port).
     collective : str
-        One of :data:`PANEL_COLLECTIVES`.
+        One of ``PANEL_COLLECTIVES``.
     n_ranks : int
-        One of :data:`RANK_OPTIONS`.
+        One of ``RANK_OPTIONS``.
     size_bytes : float
-        The marked message size, one of the values of :data:`SIZE_OPTIONS` [B].
+        The marked message size, one of the values of ``SIZE_OPTIONS`` [B].
     """
 
     def __init__(self, *, link="InfiniBand NDR", collective="all_reduce", n_ranks=64, size_bytes=2.0**24):
@@ -294,15 +294,15 @@ class HierarchicalAllReducePanel(_SweepPanel):
     Parameters
     ----------
     nodes : int
-        One of :data:`NODE_OPTIONS`.
+        One of ``NODE_OPTIONS``.
     gpus_per_node : int
-        One of :data:`GPUS_PER_NODE_OPTIONS`.
+        One of ``GPUS_PER_NODE_OPTIONS``.
     scale_up : str
         Catalog name of the NVLink generation inside a node.
     network : str
         Catalog name of each GPU's network port (InfiniBand or Ethernet).
     size_bytes : float
-        The marked message size, one of the values of :data:`SIZE_OPTIONS` [B].
+        The marked message size, one of the values of ``SIZE_OPTIONS`` [B].
     """
 
     def __init__(self, *, nodes=16, gpus_per_node=8, scale_up="NVLink 4", network="InfiniBand NDR",

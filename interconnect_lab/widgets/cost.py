@@ -31,7 +31,7 @@ class ClusterCostPanel(Panel):
     """GPUs, oversubscription, tiers, price estimate → capital cost, power and the network's share.
 
     DGX H100 servers on a Quantum-2 QM9700 fat tree, priced with
-    :data:`interconnect_lab.pricebook.H100_NDR_PRICES` by
+    ``interconnect_lab.pricebook.H100_NDR_PRICES`` by
     :func:`interconnect_lab.cost.cluster_cost`. Both bars are per GPU, so
     their scales stay put while the cluster grows.
 

@@ -50,7 +50,7 @@ class Panel:
     figure_size_in : tuple of float
         Figure width and height [inch].
     subplots : dict, optional
-        Passed to :func:`interconnect_lab.plotting.new_figure`.
+        Passed to :func:`interconnect_lab.plotting.style.new_figure`.
     """
 
     controls: dict
