@@ -278,9 +278,17 @@ class FlowSimulation:
         problems that the departure leaves as they were.
         """
         incidence = self._incidence
+        if candidates.size < 2:
+            return candidates
         member, seen_flow, seen_link = self._flow_member, self._flow_mark, self._link_mark
-        member[candidates] = True
         links = _first_of_each(incidence.flow_links[_ranges(incidence.flow_ptr, finished)], seen_link)
+        # The search reads every flow on the links it reaches; when that is more than the candidates'
+        # own entries, refilling them all is cheaper than finding out which need it.
+        budget = 4 * int((incidence.flow_ptr[candidates + 1] - incidence.flow_ptr[candidates]).sum())
+        if int((incidence.link_ptr[links + 1] - incidence.link_ptr[links]).sum()) > budget:
+            seen_link[links] = False
+            return candidates
+        member[candidates] = True
         found_links, found_flows = [links], []
         found = 0
         while links.size:
