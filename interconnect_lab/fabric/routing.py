@@ -240,6 +240,9 @@ def _adaptive(network, traffic, seed):
     if network.tiers == 3:
         spine_offset = (grid_a // network._leaf_parallel) * network.spine_up_ports + grid_c
         per_pod = network.spines_per_pod * network.spine_up_ports
+    # The inverse of the fair share a new flow would see on each link, (flows + 1) / capacity, kept up
+    # to date as flows are placed, so each flow only gathers and compares.
+    inverse_share = inverse.copy()
     for flow in order.tolist():
         n = level[flow]
         if n == 0:
@@ -247,27 +250,26 @@ def _adaptive(network, traffic, seed):
         source, destination = traffic.source[flow], traffic.destination[flow]
         up = offsets[2] + leaf[source] * a_count + ports
         down = offsets[3] + leaf[destination] * a_count + ports
-        cost = np.maximum((placed[up] + 1) * inverse[up], (placed[down] + 1) * inverse[down])
-        candidates = a_count
+        cost = np.maximum(inverse_share[up], inverse_share[down])
         if n == 2:
             up2 = offsets[4] + pod[source] * per_pod + spine_offset
             down2 = offsets[5] + pod[destination] * per_pod + spine_offset
-            second = np.maximum((placed[up2] + 1) * inverse[up2], (placed[down2] + 1) * inverse[down2])
-            cost = np.maximum(cost[grid_a], second)
-            candidates = a_count * c_count
-        shift = int(rotation[flow] % candidates)
-        best = (int(np.argmin(np.roll(cost, -shift))) + shift) % candidates
-        if not np.isfinite(cost[best]):
+            cost = np.maximum(cost[grid_a], np.maximum(inverse_share[up2], inverse_share[down2]))
+        lowest = cost.min()
+        if not np.isfinite(lowest):
             raise _disconnected(network, int(source), int(destination))
+        # Among the least-loaded paths, the first at or after this flow's rotation point.
+        ties = np.flatnonzero(cost == lowest)
+        shift = rotation[flow] % cost.size
+        after = ties[ties >= shift]
+        best = int(after[0] if after.size else ties[0])
         a, c = (best, 0) if n == 1 else divmod(best, c_count)
         leaf_port[flow], spine_port[flow] = a, c
-        placed[up[a]] += 1
-        placed[down[a]] += 1
+        chosen = [up[a], down[a], traffic.source[flow], network.hosts + traffic.destination[flow]]
         if n == 2:
-            placed[up2[best]] += 1
-            placed[down2[best]] += 1
-        placed[traffic.source[flow]] += 1
-        placed[network.hosts + traffic.destination[flow]] += 1
+            chosen += [up2[best], down2[best]]
+        placed[chosen] += 1
+        inverse_share[chosen] = (placed[chosen] + 1) * inverse[chosen]
     links = network.path_links(traffic.source, traffic.destination, leaf_port, spine_port)
     return _finish_single_path(network, traffic, "adaptive", links)
 
