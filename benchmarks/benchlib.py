@@ -36,20 +36,25 @@ def quick() -> bool:
     return os.environ.get("INTERCONNECT_BENCHMARK_QUICK") == "1"
 
 
-def measure(function, *, repeat: int = 100, warmup: int = 3, setup=None) -> list[float]:
+def measure(function, *, repeat: int = 100, warmup: int = 3, setup=None, max_seconds: float | None = None,
+            min_repeat: int = 10) -> list[float]:
     """Call ``function`` ``repeat`` times; return each call's duration [s].
 
     ``setup``, if given, is called before each call, untimed, and its result
-    passed to ``function``.
+    passed to ``function``. ``max_seconds`` caps the time spent (after at
+    least ``min_repeat`` calls), so a slow subject gets fewer samples.
     """
+    started = time.perf_counter()
     for _ in range(warmup):
         function(setup()) if setup else function()
     samples = []
     for _ in range(repeat):
         argument = setup() if setup else None
-        started = time.perf_counter()
+        begin = time.perf_counter()
         function(argument) if setup else function()
-        samples.append(time.perf_counter() - started)
+        samples.append(time.perf_counter() - begin)
+        if max_seconds is not None and len(samples) >= min_repeat and time.perf_counter() - started > max_seconds:
+            break
     return samples
 
 

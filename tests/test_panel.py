@@ -1,12 +1,14 @@
-"""The Panel machinery, for every panel the library exports.
+"""The Panel machinery, for every panel in interconnect_lab.widgets.
 
 A panel with a ``redraw`` fast path must show what a full ``draw`` would; the
 Output widget must hold the figure as last rendered.
 """
 
 import base64
+import importlib
 import inspect
 import io
+import pkgutil
 
 import pytest
 
@@ -18,8 +20,18 @@ from PIL import Image
 from interconnect_lab import widgets as panels
 from interconnect_lab.widgets import Panel
 
-PANELS = [obj for name in panels.__all__
-          if inspect.isclass(obj := getattr(panels, name)) and issubclass(obj, Panel) and obj is not Panel]
+def public_panels():
+    """Every public Panel subclass in every module of interconnect_lab.widgets."""
+    found = []
+    for info in pkgutil.iter_modules(panels.__path__):
+        module = importlib.import_module(f"{panels.__name__}.{info.name}")
+        found += [obj for name, obj in vars(module).items()
+                  if inspect.isclass(obj) and issubclass(obj, Panel) and obj is not Panel
+                  and obj.__module__ == module.__name__ and not name.startswith("_")]
+    return found
+
+
+PANELS = public_panels()
 
 
 def pixels(png):
@@ -31,6 +43,8 @@ def other_value(control):
     if hasattr(control, "options"):
         values = [v[1] if isinstance(v, tuple) else v for v in control.options]
         return next(v for v in values if v != control.value)
+    if isinstance(control.value, bool):
+        return not control.value
     step = control.step or (control.max - control.min) / 10
     return control.value + step if control.value + step <= control.max else control.value - step
 

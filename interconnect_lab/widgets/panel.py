@@ -33,6 +33,10 @@ from ..plotting.style import new_figure
 
 __all__ = ["Panel"]
 
+#: CSS class of a control whose panel updates when it is released
+#: (``continuous_update=False``: slow, simulator-backed models).
+ON_RELEASE_CLASS = "il-updates-on-release"
+
 # zlib level 1: a panel's figure (flat colours) compresses to within a few per
 # cent of the default level's size in a fraction of the time.
 _PNG_COMPRESS_LEVEL = 1
@@ -68,6 +72,8 @@ class Panel:
         self._png = None          # PNG of the figure as last rendered
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
+            if getattr(control, "continuous_update", True) is False:
+                control.add_class(ON_RELEASE_CLASS)  # lets the browser tests and benchmarks tell
         self.widget = widgets.VBox(
             [widgets.VBox(list(self.controls.values())), self.readout, self.output],
             layout=widgets.Layout(width="100%"),
@@ -169,15 +175,17 @@ class Panel:
         self._canvas.draw()
 
     def _layout_key(self):
+        # What moves the axes under constrained layout: sizes, labels and the
+        # tick labels, which follow from the limits, scales and tick settings.
+        # (Asking matplotlib for the tick labels themselves costs as much as
+        # the layout on log axes.)
         key = [tuple(self.figure.get_size_inches()), self.figure.dpi,
                self.figure._suptitle.get_text() if self.figure._suptitle else None,
                tuple(len(legend.texts) for legend in self.figure.legends)]
         for ax in self.figure.axes:
-            key.append((ax.get_visible(), ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(),
+            key.append((ax.get_visible(), ax.get_xlim(), ax.get_ylim(), _axis_key(ax.xaxis), _axis_key(ax.yaxis),
                         tuple(ax.get_title(loc).count("\n") + bool(ax.get_title(loc))
                               for loc in ("left", "center", "right")),
-                        tuple(t.get_text() for t in ax.get_xticklabels()),
-                        tuple(t.get_text() for t in ax.get_yticklabels()),
                         ax.get_legend() is not None))
         return key
 
@@ -200,6 +208,15 @@ class Panel:
 
     def _ipython_display_(self):
         display(self.widget)
+
+
+def _axis_key(axis):
+    """What sets an axis's tick labels, besides its limits."""
+    formatter, locator = axis.get_major_formatter(), axis.get_major_locator()
+    return (axis.get_scale(), axis.label.get_text(), axis.get_visible(), type(formatter).__name__,
+            tuple(getattr(formatter, "seq", None) or ()), type(locator).__name__,
+            tuple(np.atleast_1d(getattr(locator, "locs", ())).tolist()),
+            tuple(getattr(getattr(axis, "units", None), "_mapping", None) or ()))
 
 
 def _encode_png(rgba: np.ndarray) -> bytes:

@@ -351,6 +351,7 @@ JS_SLIDERS = """() => {
     const readout = slider.querySelector('.widget-readout');
     return {index: index, label: label ? label.textContent.trim() : `slider ${index + 1}`,
             hasOutput: Boolean(root && root.querySelector('.widget-output')),
+            onRelease: slider.classList.contains('il-updates-on-release'),
             value: readout ? readout.innerText.trim() : null};
   });
 }"""
