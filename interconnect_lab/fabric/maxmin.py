@@ -18,12 +18,22 @@ Link :math:`\\ell` fills when the common rate reaches
 .. math:: t_\\ell = \\frac{c_\\ell - \\sum_{f \\text{ frozen}} w_{f\\ell} x_f}{\\sum_{f \\text{ not frozen}} w_{f\\ell}}
 
 The link with the smallest :math:`t_\\ell` is a bottleneck: freeze every
-flow crossing it at :math:`t_\\ell`, and repeat with the flows left. Each
-round fixes at least one link, so there are at most as many rounds as links;
-a round costs one pass over the links still in play plus the incidence
-entries of the flows it freezes, so the whole computation is about one pass
-over the flows x links incidence (stored as a sparse matrix) plus
-rounds x links.
+flow crossing it at :math:`t_\\ell`, and repeat with the flows left.
+
+Three things make it fast on a million flows:
+
+- *Levels only rise.* Freezing a flow at level :math:`l \\le t_\\ell` leaves
+  link :math:`\\ell` more room per remaining flow, so :math:`t_\\ell` never
+  falls. Each round looks only at the few hundred links with the lowest
+  levels; the rest are ranked again only when those run out.
+- *Many bottlenecks per round.* A link may freeze its flows at its own level
+  as soon as none of them crosses a link that fills sooner: nothing can move
+  its level before its turn. So each round freezes every such link among
+  the lowest, not just the lowest one.
+- *Sparse incidence.* The flows x links matrix is kept both ways (flow to
+  links, link to flows), and a round touches only the entries of the links
+  and flows it freezes: the whole computation is about one pass over the
+  matrix plus the rounds.
 
 Links whose fill levels tie (to a relative 1e-12) are frozen in the same
 round, so the answer does not depend on the order of links or flows.
@@ -189,12 +199,10 @@ def _progressive_filling(incidence, spare, flows, floor=0.0):
     producing a lower rate). Returns (rates, bottleneck, rounds), the first two
     aligned with ``flows``.
 
-    Each round needs the resource that fills first. Fill levels only rise as
-    flows freeze (a flow frozen at level l on a resource that fills at t >= l
-    leaves it more room per remaining flow), so resources whose level was
-    above a threshold stay above it: each round looks only at the few
-    thousand lowest (the candidates), and the full list is ranked again only
-    when they run out.
+    See the module notes: each round looks at the few hundred resources with
+    the lowest fill levels (the candidates; the full list is ranked again
+    only when they run out) and freezes every one of them that no flow ties
+    to a resource filling sooner.
     """
     flows = np.asarray(flows, dtype=np.int64)
     total_flows, resources = incidence.shape
