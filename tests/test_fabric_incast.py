@@ -93,3 +93,32 @@ def test_lossless_blocks_the_victim_and_lossy_does_not(curve):
 def test_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         IncastSimulation(**{**TINY, **kwargs})
+
+
+def test_go_back_n_resends_from_the_gap():
+    # Two senders of three packets, a two-packet buffer, 0.5 s link delays. Sender 0 loses packet 1 but
+    # packet 2 gets through at 5.0 s: the receiver discards it and NAKs the gap, the sender goes back at
+    # 6.0 s and sends packets 1 and 2 again. Sender 1 loses its last two packets: no packet follows the
+    # gap, so only its timer (sent at 1 s + 20 s) brings them back; the timer of packet 2 is then spent.
+    sim = IncastSimulation(2, 3000, 1000.0, 2000, 1000, "drop-tail", link_delay_s=0.5, retransmission_timeout_s=20.0,
+                           recovery="go-back-n", window_bytes=3000)
+    result = sim.run()
+    assert events(sim, ("drop", "discard", "go-back", "timeout", "delivered")) == [
+        (2.5, "drop", 0), (2.5, "drop", 1), (3.0, "delivered", 0), (3.5, "drop", 1), (4.0, "delivered", 1),
+        (5.0, "discard", 0), (6.0, "go-back", 0), (9.0, "delivered", 0), (13.0, "delivered", 0),
+        (21.0, "timeout", 1), (24.0, "delivered", 1), (28.0, "delivered", 1)]
+    assert (result.go_backs, result.timeouts, result.retransmitted_bytes) == (1, 1, 4000.0)
+
+
+def test_trimming_beats_go_back_n_beats_timeouts():
+    curve = incast_collapse([4, 16], 64 * 4096, 50e9, 32 * 4096, 4096, link_delay_s=1e-6,
+                            retransmission_timeout_s=1e-3,
+                            flow_controls=("trimming", "drop-tail/go-back-n", "drop-tail"))
+    efficiency = {name: [r.efficiency for r in results] for name, results in curve.results.items()}
+    for i in range(2):
+        assert efficiency["trimming"][i] > efficiency["drop-tail/go-back-n"][i] > efficiency["drop-tail"][i]
+    assert all(r.go_backs > 0 for r in curve.results["drop-tail/go-back-n"])
+    with pytest.raises(ValueError, match="only drop-tail takes a recovery"):
+        incast_collapse([2], 4096, 1e9, 4096, 4096, link_delay_s=1e-6, flow_controls=("lossless/go-back-n",))
+    with pytest.raises(ValueError, match="applies to drop-tail only"):
+        IncastSimulation(**TINY, flow_control="trimming", recovery="go-back-n")

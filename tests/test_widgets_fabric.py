@@ -26,7 +26,8 @@ def test_routing_panel_shows_the_simulation():
 def test_incast_panel_shows_the_curve():
     panel = IncastPanel()
     curve = incast_collapse([1, 2, 4, 8, 16, 32], 256 * 1024, NDR, 32 * 4096, 4096, link_delay_s=1e-6,
-                            retransmission_timeout_s=1e-3, victim_bytes=256 * 1024)
+                            retransmission_timeout_s=1e-3, victim_bytes=256 * 1024,
+                            flow_controls=IncastPanel.FLOW_CONTROLS)
     for control, results in curve.results.items():
         assert np.array_equal(panel.result.goodput_fraction(control), curve.goodput_fraction(control))
     assert f"{curve.goodput_fraction('drop-tail')[-1]:.0%}" in panel.readout.value

@@ -10,7 +10,7 @@
 - :mod:`~interconnect_lab.fabric.stragglers` — a synchronous step waits for its slowest worker
 """
 
-from .incast import FLOW_CONTROLS, IncastCurve, IncastResult, IncastSimulation, incast_collapse, incast_port
+from .incast import FLOW_CONTROLS, RECOVERIES, IncastCurve, IncastResult, IncastSimulation, incast_collapse, incast_port
 from .maxmin import MaxMinRates, incidence_matrix, max_min_rates
 from .network import LINK_KINDS, Network
 from .collisions import CollisionExpectation, ecmp_collisions, max_load_cdf
@@ -66,7 +66,7 @@ __all__ = [
     # collisions
     "CollisionExpectation", "ecmp_collisions", "max_load_cdf",
     # incast
-    "FLOW_CONTROLS", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse",
+    "FLOW_CONTROLS", "RECOVERIES", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse",
     # max-min
     "MaxMinRates", "max_min_rates", "incidence_matrix",
     # stragglers

@@ -17,12 +17,16 @@ by name from :data:`FLOW_CONTROLS`:
     incast packet at the head of that link (head-of-line blocking, the
     collateral damage Guo et al. 2016 report for RDMA over Ethernet).
 ``"drop-tail"``
-    A packet that finds the buffer full is dropped. Its sender notices only
-    when its retransmission timer fires, ``retransmission_timeout_s`` after
-    sending, and then sends it again; until then the lost packet holds a
-    place in the sender's window. When timeouts of milliseconds meet
-    round trips of microseconds, goodput collapses as :math:`N` grows
-    (*TCP incast*, Vasudevan et al. 2009).
+    A packet that finds the buffer full is dropped. With ``recovery =
+    "selective"`` its sender notices only when its retransmission timer
+    fires, ``retransmission_timeout_s`` after sending, and then sends it
+    again; until then the lost packet holds a place in the sender's window.
+    When timeouts of milliseconds meet round trips of microseconds, goodput
+    collapses as :math:`N` grows (*TCP incast*, Vasudevan et al. 2009). With
+    ``recovery = "go-back-n"`` the receiver takes packets only in order, as
+    RoCE NICs do: the first packet past a gap draws a NAK, and the sender
+    goes back to the gap and sends everything from there again, the packets
+    that had arrived included. The timer remains for a lost tail.
 ``"trimming"``
     A packet that finds the buffer full is cut to its header, which a small
     priority queue forwards to the receiver; the receiver asks for the
@@ -75,7 +79,7 @@ import numpy as np
 
 from .._validation import check_choice, check_integer, check_number
 
-__all__ = ["FLOW_CONTROLS", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse"]
+__all__ = ["FLOW_CONTROLS", "RECOVERIES", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse"]
 
 #: Flow controls by name, with what a full buffer does.
 FLOW_CONTROLS = {
@@ -84,18 +88,27 @@ FLOW_CONTROLS = {
     "trimming": "a packet that finds the buffer full is cut to its header; the receiver asks for it again",
 }
 
+#: How a drop-tail sender recovers: resend only what was lost, after its timer fires ("selective"), or,
+#: as RoCE NICs do, go back to the first gap the receiver reports and resend everything from there
+#: ("go-back-n"; the receiver drops out-of-order packets and NAKs the gap at once).
+RECOVERIES = ("selective", "go-back-n")
+
 _INCAST_PORT, _VICTIM_PORT = 0, 1
 
 
 class _Flow:
     __slots__ = ("sender", "port", "packets", "next_new", "in_flight", "resend", "delivered", "received",
-                 "finish_s", "window", "sent_at", "last_cut_s")
+                 "finish_s", "window", "sent_at", "last_cut_s", "expected", "acked", "nak_sent", "last_rewind_s")
 
     def __init__(self, sender, port, packets, window):
         self.sender, self.port, self.packets = sender, port, packets
         self.window = float(window)
         self.sent_at = np.zeros(packets)
         self.last_cut_s = -math.inf
+        self.expected = 0     # go-back-N: the receiver's next in-order packet
+        self.acked = 0        # go-back-N: the sender's cumulative acknowledgement
+        self.nak_sent = False
+        self.last_rewind_s = -math.inf  # go-back-N: when the sender last went back
         self.next_new = 0
         self.in_flight = 0
         self.resend = deque()
@@ -137,6 +150,8 @@ class IncastSimulation:
         Size of a trimmed packet [B] (``"trimming"`` only).
     victim_bytes : float
         Size of a victim flow from sender 0 to another, idle port [B]; 0 for none.
+    recovery : str
+        ``"selective"`` or ``"go-back-n"`` (drop-tail only), see :data:`RECOVERIES`.
 
     Attributes
     ----------
@@ -160,7 +175,7 @@ class IncastSimulation:
 
     def __init__(self, n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, flow_control, *,
                  link_delay_s, retransmission_timeout_s=None, window_bytes=None, header_bytes=64.0,
-                 victim_bytes=0.0):
+                 victim_bytes=0.0, recovery="selective"):
         self.n_senders = check_integer("n_senders", n_senders, minimum=1)
         self.flow_control = check_choice("flow control", flow_control, FLOW_CONTROLS)
         self.packet_bytes = check_number("packet_bytes", packet_bytes, unit="B", minimum=0, min_inclusive=False)
@@ -170,6 +185,12 @@ class IncastSimulation:
         self.delay = check_number("link_delay_s", link_delay_s, unit="s", minimum=0)
         self.header_bytes = check_number("header_bytes", header_bytes, unit="B", minimum=0,
                                          maximum=self.packet_bytes, min_inclusive=False)
+        self.recovery = check_choice("recovery", recovery, RECOVERIES)
+        if self.recovery != "selective" and self.flow_control != "drop-tail":
+            raise ValueError(f"recovery = {recovery!r} applies to drop-tail only: {self.flow_control} "
+                             "retransmits selectively (trimming) or loses nothing (lossless)")
+        self.go_back_n = self.recovery == "go-back-n"
+        self.go_backs = 0
         if self.flow_control == "drop-tail":
             if retransmission_timeout_s is None:
                 raise ValueError("retransmission_timeout_s is needed for drop-tail: the time after which a "
@@ -210,7 +231,8 @@ class IncastSimulation:
         self._blocked_since = [None] * self.n_senders
         self._undelivered = sum(flow.packets for flow in self.flows)
         self._handlers = {kind: getattr(self, "_on_" + kind.replace("-", "_")) for kind in (
-            "try", "link-free", "arrive", "packet-sent", "header-sent", "credit", "deliver", "ack", "nack", "timer")}
+            "try", "link-free", "arrive", "packet-sent", "header-sent", "credit", "deliver", "ack", "nack", "timer",
+            "rewind")}
         for sender in range(self.n_senders):
             self._schedule(0.0, "try", sender, -1)
 
@@ -249,6 +271,8 @@ class IncastSimulation:
 
     # Senders ----------------------------------------------------------------------------
     def _eligible(self, flow):
+        if self.go_back_n:
+            return flow.next_new < flow.packets and flow.next_new - flow.acked < max(1, int(flow.window))
         return flow.has_packet() and flow.in_flight < max(1, int(flow.window))
 
     def _on_try(self, sender, _):
@@ -346,18 +370,39 @@ class IncastSimulation:
     # The receiver and the way back -----------------------------------------------------
     def _on_deliver(self, index, seq):
         flow = self.flows[index]
+        if self.go_back_n:
+            self._deliver_in_order(flow, index, seq)
+            return
         if not flow.received[seq]:
-            flow.received[seq] = True
-            flow.delivered += 1
-            self._undelivered -= 1
-            self.log.append((self.now_s, "delivered", index, seq))
-            if flow.delivered == flow.packets:
-                flow.finish_s = self.now_s
+            self._accept(flow, index, seq)
         self._schedule(self.now_s + 2 * self.delay, "ack", index, seq)
+
+    def _accept(self, flow, index, seq):
+        flow.received[seq] = True
+        flow.delivered += 1
+        self._undelivered -= 1
+        self.log.append((self.now_s, "delivered", index, seq))
+        if flow.delivered == flow.packets:
+            flow.finish_s = self.now_s
+
+    def _deliver_in_order(self, flow, index, seq):
+        """Go-back-N receiver: take only the next packet in order; NAK the first gap once."""
+        if seq == flow.expected:
+            self._accept(flow, index, seq)
+            flow.expected += 1
+            flow.nak_sent = False
+            self._schedule(self.now_s + 2 * self.delay, "ack", index, flow.expected)
+        elif seq > flow.expected:
+            self.log.append((self.now_s, "discard", index, seq))
+            if not flow.nak_sent:
+                flow.nak_sent = True
+                self._schedule(self.now_s + 2 * self.delay, "rewind", index, flow.expected)
 
     def _on_ack(self, index, seq):
         flow = self.flows[index]
         flow.in_flight -= 1
+        if self.go_back_n:
+            flow.acked = max(flow.acked, seq)  # cumulative
         if self.flow_control != "lossless":
             flow.window = min(flow.window + 1.0 / flow.window, self.window_packets)  # one packet per round trip
         self._on_try(flow.sender, -1)
@@ -372,9 +417,35 @@ class IncastSimulation:
         self.log.append((self.now_s, "nack", index, seq))
         self._on_try(flow.sender, -1)
 
+    def _on_rewind(self, index, expected):
+        """Go-back-N sender, on a NAK: everything from the receiver's gap on is sent again."""
+        flow = self.flows[index]
+        flow.acked = max(flow.acked, expected)
+        if flow.next_new > expected:
+            self.go_backs += 1
+            self.log.append((self.now_s, "go-back", index, expected))
+            if flow.sent_at[expected] > flow.last_cut_s:
+                flow.window = max(1.0, flow.window / 2)
+                flow.last_cut_s = self.now_s
+            flow.next_new = expected
+            flow.last_rewind_s = self.now_s
+        self._on_try(flow.sender, -1)
+
     def _on_timer(self, index, seq):
         # Timers are modelled only for dropped packets: a delivered packet's acknowledgement stops its timer.
         flow = self.flows[index]
+        if self.go_back_n:
+            # One timer per connection: a packet sent before the sender last went back has been sent again.
+            if flow.expected > seq or self.now_s - self.timeout < flow.last_rewind_s:
+                return
+            self.timeouts += 1
+            flow.last_rewind_s = self.now_s
+            self.log.append((self.now_s, "timeout", index, seq))
+            flow.window = 1.0
+            flow.nak_sent = False
+            flow.next_new = min(flow.next_new, flow.expected)
+            self._on_try(flow.sender, -1)
+            return
         flow.in_flight -= 1
         flow.resend.append(seq)
         flow.window = 1.0
@@ -396,7 +467,7 @@ class IncastSimulation:
             flow_control=self.flow_control, n_senders=self.n_senders, completion_time_s=completion,
             goodput_bytes_per_s=incast_bytes / completion, link_bytes_per_s=self.rate,
             ideal_completion_time_s=self.base_round_trip_s / 2 + incast_bytes / self.rate,
-            drops=self.drops, trims=self.trims, timeouts=self.timeouts,
+            drops=self.drops, trims=self.trims, timeouts=self.timeouts, go_backs=self.go_backs,
             retransmitted_bytes=self.sent_bytes - (incast_bytes + (victim.packets * self.packet_bytes if victim else 0)),
             paused_s=self.paused_s,
             victim_completion_time_s=victim.finish_s if victim else None, victim_alone_time_s=victim_alone)
@@ -420,6 +491,8 @@ class IncastResult:
         Half a round trip plus all the bytes at the port's rate [s].
     drops, trims, timeouts : int
         Packets dropped, trimmed, and timers that fired [-].
+    go_backs : int
+        Times a go-back-N sender went back to a gap and resent from there [-].
     retransmitted_bytes : float
         Bytes sent more than once [B].
     paused_s : float
@@ -439,6 +512,7 @@ class IncastResult:
     drops: int
     trims: int
     timeouts: int
+    go_backs: int
     retransmitted_bytes: float
     paused_s: float
     victim_completion_time_s: float | None
@@ -519,20 +593,39 @@ def incast_collapse(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packe
     n_senders : sequence of int
         Sender counts to simulate.
     size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, **options
-        As for :class:`IncastSimulation`.
+        As for :class:`IncastSimulation`; ``retransmission_timeout_s`` and
+        ``recovery`` go to drop-tail only.
     flow_controls : sequence of str
-        Names in :data:`FLOW_CONTROLS`.
+        Names in :data:`FLOW_CONTROLS`; ``"drop-tail/go-back-n"`` names drop-tail
+        with go-back-N recovery (see :data:`RECOVERIES`).
 
     Returns
     -------
     IncastCurve
+        Results keyed by the names given.
+
+    Examples
+    --------
+    >>> curve = incast_collapse([1, 8], 64 * 4096, 50e9, 32 * 4096, 4096, link_delay_s=1e-6,
+    ...                         retransmission_timeout_s=1e-3,
+    ...                         flow_controls=("trimming", "drop-tail", "drop-tail/go-back-n"))
+    >>> {name: [round(r.efficiency, 2) for r in results] for name, results in curve.results.items()}
+    {'trimming': [1.0, 0.99], 'drop-tail': [1.0, 0.04], 'drop-tail/go-back-n': [1.0, 0.7]}
     """
     counts = np.array([check_integer("n_senders", n, minimum=1) for n in np.atleast_1d(n_senders)])
-    for control in flow_controls:
+    results = {}
+    for name in flow_controls:
+        control, _, recovery = str(name).partition("/")
         check_choice("flow control", control, FLOW_CONTROLS)
-    results = {control: tuple(incast_port(int(n), size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes,
-                                          control, **{k: v for k, v in options.items()
-                                                      if control == "drop-tail" or k != "retransmission_timeout_s"})
-                              for n in counts)
-               for control in flow_controls}
+        settings = dict(options)
+        if control == "drop-tail":
+            if recovery:
+                settings["recovery"] = check_choice("recovery", recovery, RECOVERIES)
+        else:
+            if recovery:
+                raise ValueError(f"flow control {name!r}: only drop-tail takes a recovery ({', '.join(RECOVERIES)})")
+            settings.pop("retransmission_timeout_s", None)
+            settings.pop("recovery", None)
+        results[name] = tuple(incast_port(int(n), size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes,
+                                          control, **settings) for n in counts)
     return IncastCurve(n_senders=counts, results=results)

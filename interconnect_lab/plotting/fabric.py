@@ -29,7 +29,7 @@ ROUTING_COLORS = {"ecmp": PALETTE["vermillion"], "spray": PALETTE["blue"], "adap
 
 #: Colour of each flow control across the book.
 FLOW_CONTROL_COLORS = {"lossless": PALETTE["purple"], "drop-tail": PALETTE["vermillion"],
-                       "trimming": PALETTE["blue"]}
+                       "drop-tail/go-back-n": PALETTE["orange"], "trimming": PALETTE["blue"]}
 
 
 def _time_unit(seconds):
@@ -220,7 +220,7 @@ def incast_collapse_plot(curve, *, ax=None, title=None):
     _senders_axis(ax, curve.n_senders)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("goodput / port rate [-]")
-    ax.legend(loc="lower left", fontsize=9)
+    ax.legend(loc="best", fontsize=9)
     if title:
         ax.set_title(title, loc="left")
     return ax

@@ -109,6 +109,9 @@ class RoutingPanel(Panel):
 class IncastPanel(Panel):
     """Senders, buffer, timeout, block size → goodput of one port, and a victim's slowdown, per flow control.
 
+    Drop-tail appears twice: recovering by timeouts alone, and going back to
+    the first gap on a NAK as RoCE NICs do.
+
     The port and links run at the rate of a catalog link; the buffer, the
     timeout and the 1 µs link delay are illustrative.
 
@@ -128,12 +131,13 @@ class IncastPanel(Panel):
 
     PACKET_BYTES = 4096.0
     LINK_DELAY_S = 1 * u.us
+    FLOW_CONTROLS = ("lossless", "drop-tail", "drop-tail/go-back-n", "trimming")
 
     def __init__(self, *, max_senders=32, buffer_packets=32, timeout_s=1 * u.ms, size_bytes=256 * u.KiB,
                  link="InfiniBand NDR"):
         self.rate = catalog.link(link).per_direction_bytes_per_s
         self.controls = {
-            "max_senders": widgets.SelectionSlider(options=[8, 16, 32, 64], value=max_senders,
+            "max_senders": widgets.SelectionSlider(options=[4, 8, 16, 32], value=max_senders,
                                                    description="senders, up to", **_SLIDER),
             "buffer_packets": widgets.SelectionSlider(options=[8, 16, 32, 64, 128, 256], value=buffer_packets,
                                                       description="port buffer [4 KiB packets]", **_SLIDER),
@@ -150,7 +154,8 @@ class IncastPanel(Panel):
         counts = [n for n in (1, 2, 4, 8, 16, 32, 64) if n <= max_senders]
         return incast_collapse(counts, size_bytes, self.rate, buffer_packets * self.PACKET_BYTES,
                                self.PACKET_BYTES, link_delay_s=self.LINK_DELAY_S,
-                               retransmission_timeout_s=timeout_s, victim_bytes=size_bytes)
+                               retransmission_timeout_s=timeout_s, victim_bytes=size_bytes,
+                               flow_controls=self.FLOW_CONTROLS)
 
     def describe(self, curve):
         n = int(curve.n_senders[-1])
