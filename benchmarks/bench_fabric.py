@@ -95,8 +95,8 @@ def main():
         for routing in ("spray", "ecmp"):
             samples = benchlib.measure(lambda: simulate(small, moe, routing, seed=4), repeat=REPEAT)
             benchlib.record("fabric", f"panel: {hosts}-host skewed all-to-all (MoE), {routing}", samples_s=samples,
-                            budget_ms=budget, note=f"{moe.flow_count:,} flows; every size different, so about "
-                                                   "one event per flow under ECMP")
+                            budget_ms=budget, note=f"{moe.flow_count:,} flows; sizes differ by destination and ECMP "
+                                                   "rates by path: hundreds of events")
     unit = Network(fat_tree(512, radix=32, tiers=2), nic_capacity_bytes_per_s=1.0)
     samples = benchlib.measure(lambda: ecmp_collisions(unit, samples=4000), repeat=3 * REPEAT)
     benchlib.record("fabric", "panel: balls-into-bins prediction, 512 hosts", samples_s=samples, budget_ms=500)
