@@ -13,6 +13,8 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.topology` — NVLink domains and fat trees
 - :mod:`~interconnect_lab.pricebook` and :mod:`~interconnect_lab.cost` — dated price estimates; cluster cost and power
 - :mod:`~interconnect_lab.training` — transformer FLOPs and memory, parallel step time, MFU
+- :mod:`~interconnect_lab.fabric` — flow-level simulation of fat trees: routing, congestion,
+  incast, stragglers
 
 Figures live in :mod:`interconnect_lab.plotting` and interactive panels in
 :mod:`interconnect_lab.widgets`; import those explicitly (they need matplotlib
@@ -20,7 +22,7 @@ and ipywidgets, which the model does not).
 """
 
 from . import (
-    catalog, collectives, collectives_reference, cost, pricebook, published, sources,
+    catalog, collectives, collectives_reference, cost, fabric, pricebook, published, sources,
     topology, training, units, utilization,
 )
 from .collectives import (
@@ -55,7 +57,7 @@ __version__ = "0.1.0"
 __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
-    "collectives_reference", "topology", "pricebook", "cost", "training",
+    "collectives_reference", "topology", "pricebook", "cost", "training", "fabric",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",

@@ -81,7 +81,7 @@ import numpy as np
 from . import catalog, collectives
 from . import units as u
 from ._validation import check_choice, check_integer, check_number
-from .sources import MEGASCALE, MLENG_ACCELERATORS, PALM, SC21, Source
+from .sources import LLAMA3, MEGASCALE, MLENG_ACCELERATORS, PALM, SC21, Source
 from .utilization import hardware_flops_utilization, model_flops_utilization
 
 __all__ = [
@@ -129,9 +129,8 @@ LLAMA2 = Source(
     year=2023, url="https://arxiv.org/abs/2307.09288",
     note="architecture as released (config.json): RMSNorm, SwiGLU, rotary, untied embeddings; 70B uses GQA with 8 KV heads",
 )
-LLAMA3 = Source(
-    title="A. Grattafiori et al. (Llama Team, AI @ Meta), The Llama 3 Herd of Models",
-    year=2024, url="https://arxiv.org/abs/2407.21783", locator="Table 3",
+_LLAMA3_SHAPES = LLAMA3.at(
+    "Table 3",
     note="8B/70B/405B: layers, model dimension, FFN dimension, heads, 8 KV heads, vocabulary 128,000 (128,256 as released)",
 )
 
@@ -287,11 +286,11 @@ def _models():
         llama(name="Llama 2 70B", layers=80, hidden_size=8192, heads=64, kv_heads=8,
               ffn_hidden_size=28672, vocabulary_size=32000, sequence_length=4096, sources=(LLAMA2,)),
         llama(name="Llama 3 8B", layers=32, hidden_size=4096, heads=32, kv_heads=8,
-              ffn_hidden_size=14336, vocabulary_size=128256, sequence_length=8192, sources=(LLAMA3,)),
+              ffn_hidden_size=14336, vocabulary_size=128256, sequence_length=8192, sources=(_LLAMA3_SHAPES,)),
         llama(name="Llama 3 70B", layers=80, hidden_size=8192, heads=64, kv_heads=8,
-              ffn_hidden_size=28672, vocabulary_size=128256, sequence_length=8192, sources=(LLAMA3,)),
+              ffn_hidden_size=28672, vocabulary_size=128256, sequence_length=8192, sources=(_LLAMA3_SHAPES,)),
         llama(name="Llama 3 405B", layers=126, hidden_size=16384, heads=128, kv_heads=8,
-              ffn_hidden_size=53248, vocabulary_size=128256, sequence_length=8192, sources=(LLAMA3,)),
+              ffn_hidden_size=53248, vocabulary_size=128256, sequence_length=8192, sources=(_LLAMA3_SHAPES,)),
     ]
     return MappingProxyType({model.name: model for model in entries})
 

@@ -463,24 +463,3 @@ def test_bus_bandwidth_plot_labels_axes_with_units():
     ax = collective_time_plot(results, crossover_bytes=1e6)
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     assert "[s]" in ax.get_ylabel() or "[µs]" in ax.get_ylabel()
-
-
-def test_collectives_model_imports_without_plotting_libraries():
-    # DESIGN: the model layer imports only the standard library and numpy.
-    import subprocess
-    import sys
-    import textwrap
-
-    script = textwrap.dedent("""
-        import sys
-        class Block:
-            def find_spec(self, name, path=None, target=None):
-                if name.split('.')[0] in ('matplotlib', 'ipywidgets', 'IPython', 'scipy'):
-                    raise ImportError('blocked: ' + name)
-        sys.meta_path.insert(0, Block())
-        import interconnect_lab.collectives, interconnect_lab.collectives_reference
-        print('ok')
-    """)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"

@@ -10,6 +10,10 @@ from .collectives import (
     crossover_plot,
 )
 from .cost import cost_breakdown_plot, network_share_plot
+from .fabric import (
+    flow_completion_plot, incast_collapse_plot, line_rate_plot, link_utilization_plot,
+    slow_rank_plot, straggler_scaling_plot, victim_slowdown_plot,
+)
 from .links import link_generations_plot
 from .nvlink import bandwidth_ladder_plot, ladder_entry, nvlink_domain_plot, tensor_parallel_plot
 from .style import COLORS, PALETTE, new_figure, styled
@@ -31,6 +35,9 @@ __all__ = [
     # topology and cost
     "fat_tree_plot", "switch_count_plot", "max_hosts_plot", "latency_breakdown_plot",
     "cost_breakdown_plot", "network_share_plot",
+    # fabric
+    "flow_completion_plot", "line_rate_plot", "link_utilization_plot", "incast_collapse_plot",
+    "victim_slowdown_plot", "straggler_scaling_plot", "slow_rank_plot",
     # training
     "training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
 ]

@@ -63,7 +63,7 @@ def flow_completion_plot(results, *, ax=None, title=None):
     Parameters
     ----------
     results : mapping of str to FlowResult
-        Label → a result of :func:`interconnect_lab.fabric.simulate`.
+        Label → a result of :func:`interconnect_lab.fabric.simulation.simulate`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
     title : str, optional
@@ -104,12 +104,12 @@ def line_rate_plot(results, *, ax=None, expectation=None, bins=40, title=None):
     Parameters
     ----------
     results : mapping of str to RateResult
-        Label → a result of :func:`interconnect_lab.fabric.fair_rates`.
+        Label → a result of :func:`interconnect_lab.fabric.simulation.fair_rates`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
     expectation : CollisionExpectation, optional
         Balls-into-bins prediction for ECMP
-        (:func:`interconnect_lab.fabric.ecmp_collisions`): its mean rate and its
+        (:func:`interconnect_lab.fabric.collisions.ecmp_collisions`): its mean rate and its
         guaranteed share are drawn as vertical lines.
     bins : int
         Histogram bins over [0, 1].
@@ -202,7 +202,7 @@ def incast_collapse_plot(curve, *, ax=None, title=None):
     Parameters
     ----------
     curve : IncastCurve
-        From :func:`interconnect_lab.fabric.incast_collapse`.
+        From :func:`interconnect_lab.fabric.incast.incast_collapse`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
     title : str, optional
@@ -271,7 +271,7 @@ def straggler_scaling_plot(results, *, ax=None, show_p99=True, title=None):
     Parameters
     ----------
     results : mapping of str to StepTimes
-        Label → a result of :func:`interconnect_lab.fabric.step_times` for an
+        Label → a result of :func:`interconnect_lab.fabric.stragglers.step_times` for an
         array of worker counts.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
@@ -315,7 +315,7 @@ def slow_rank_plot(detection, *, ax=None, title=None):
     Parameters
     ----------
     detection : SlowRanks
-        From :func:`interconnect_lab.fabric.detect_slow_ranks`.
+        From :func:`interconnect_lab.fabric.stragglers.detect_slow_ranks`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
     title : str, optional

@@ -6,6 +6,7 @@ functions. Display a panel by making it the last expression of a cell.
 
 from .collectives import CollectivePanel, HierarchicalAllReducePanel
 from .cost import ClusterCostPanel
+from .fabric import IncastPanel, RoutingPanel, StragglerPanel
 from .nvlink import NVLinkDomainPanel, TensorParallelPanel
 from .panel import Panel
 from .topology import FatTreePanel
@@ -17,4 +18,5 @@ __all__ = [
     "TensorParallelPanel", "NVLinkDomainPanel",
     "FatTreePanel", "ClusterCostPanel",
     "CollectivePanel", "HierarchicalAllReducePanel",
+    "RoutingPanel", "IncastPanel", "StragglerPanel",
 ]

@@ -176,7 +176,7 @@ class StragglerPanel(Panel):
     Parameters
     ----------
     jitter : str
-        Initial name in :data:`interconnect_lab.fabric.JITTERS`.
+        Initial name in ``interconnect_lab.fabric.JITTERS``.
     jitter_percent : float
         Initial jitter standard deviation [% of the step].
     slow_percent : float
