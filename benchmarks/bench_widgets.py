@@ -89,49 +89,68 @@ def main() -> int:
     if not found:
         print("no panels in interconnect_lab.widgets")
         return 0
+    failures = []
     for cls in found:
         try:
-            panel = cls()
-        except TypeError as error:
-            print(f"{cls.__name__}: cannot be built with its defaults ({error}); skipped")
-            continue
-        stream = moves(panel)
-        values = dict(panel.values())
+            measure_panel(cls, Panel, repeat)
+        except Exception as error:  # a crash is a finding: name the inputs, go on with the next panel
+            failures.append(cls.__name__)
+            print(f"{cls.__name__}: FAILED: {type(error).__name__}: {error}")
+            if getattr(error, "panel_values", None):
+                print(f"    with control values {error.panel_values}")
+    return 1 if failures else 0
 
-        def next_values():
-            name, value = next(stream)
-            values[name] = value
-            return dict(values)
 
+def measure_panel(cls, Panel, repeat):
+    try:
+        panel = cls()
+    except TypeError as error:
+        print(f"{cls.__name__}: cannot be built with its defaults ({error}); skipped")
+        return
+    stream = moves(panel)
+    values = dict(panel.values())
+
+    def next_values():
+        name, value = next(stream)
+        values[name] = value
+        return dict(values)
+
+    try:
         samples = benchlib.measure(lambda v: panel.compute(**v), repeat=repeat, setup=next_values,
                                    max_seconds=MAX_SECONDS, warmup=1)
-        # A panel whose sliders all update on release (continuous_update=False,
-        # STYLE.md: slow models) answers one question per release, not one per
-        # pixel of a drag: it is held to "well within a second", not to 5/50 ms.
-        sliders = [c for c in panel.controls.values() if hasattr(c, "continuous_update")]
-        on_release = bool(sliders) and not any(c.continuous_update for c in sliders)
-        kind = "; updates on release (simulator)" if on_release else ""
-        benchlib.record("widgets", f"{cls.__name__}: model call", samples_s=samples,
-                        budget_ms=None if on_release else MODEL_BUDGET_MS, note="compute(**values)" + kind)
+    except Exception as error:
+        error.panel_values = dict(values)
+        raise
+    # A panel whose sliders all update on release (continuous_update=False,
+    # STYLE.md: slow models) answers one question per release, not one per
+    # pixel of a drag: it is held to "well within a second", not to 5/50 ms.
+    sliders = [c for c in panel.controls.values() if hasattr(c, "continuous_update")]
+    on_release = bool(sliders) and not any(c.continuous_update for c in sliders)
+    kind = "; updates on release (simulator)" if on_release else ""
+    benchlib.record("widgets", f"{cls.__name__}: model call", samples_s=samples,
+                    budget_ms=None if on_release else MODEL_BUDGET_MS, note="compute(**values)" + kind)
 
-        stream = moves(panel)
-        fast = type(panel).redraw is not Panel.redraw
-        by_control = {}
+    stream = moves(panel)
+    fast = type(panel).redraw is not Panel.redraw
+    by_control = {}
 
-        def move(step):
-            name, value = step
-            started = time.perf_counter()
-            panel.controls[name].value = value
-            by_control.setdefault(name, []).append(time.perf_counter() - started)
+    def move(step):
+        name, value = step
+        started = time.perf_counter()
+        panel.controls[name].value = value
+        by_control.setdefault(name, []).append(time.perf_counter() - started)
 
+    try:
         samples = benchlib.measure(move, repeat=repeat, setup=lambda: next(stream), max_seconds=MAX_SECONDS,
                                    warmup=1)
-        slowest = max(by_control, key=lambda name: statistics.median(by_control[name]))
-        benchlib.record("widgets", f"{cls.__name__}: full update", samples_s=samples,
-                        budget_ms=RELEASE_BUDGET_MS if on_release else UPDATE_BUDGET_MS,
-                        note=("redraw() fast path" if fast else "full redraw (no redraw())") + kind
-                        + f"; slowest control '{slowest}' median {statistics.median(by_control[slowest]) * 1e3:.0f} ms")
-    return 0
+    except Exception as error:
+        error.panel_values = panel.values()
+        raise
+    slowest = max(by_control, key=lambda name: statistics.median(by_control[name]))
+    benchlib.record("widgets", f"{cls.__name__}: full update", samples_s=samples,
+                    budget_ms=RELEASE_BUDGET_MS if on_release else UPDATE_BUDGET_MS,
+                    note=("redraw() fast path" if fast else "full redraw (no redraw())") + kind
+                    + f"; slowest control '{slowest}' median {statistics.median(by_control[slowest]) * 1e3:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -119,9 +119,10 @@ def group_rank(group: str):
 def status(row: dict) -> str:
     if row.get("budget") is None:
         return ""
-    if row["median"] > row["budget"]:
+    slack = 1e-9 * abs(row["budget"])  # a value at its budget is within it, float rounding aside
+    if row["median"] > row["budget"] + slack:
         return "OVER"
-    if row.get("p95") is not None and row["p95"] > row["budget"]:
+    if row.get("p95") is not None and row["p95"] > row["budget"] + slack:
         return "ok (p95 over)"
     return "ok"
 
