@@ -1,0 +1,280 @@
+"""Standards, consortia and performance claims about AI fabrics, each with its source.
+
+When the specifications the book discusses were released, who founded the
+bodies behind them and what they aim at; the transport timer that InfiniBand
+and RoCE reliable connections use and NCCL's default for it; and vendors' and
+authors' performance claims, kept as *claims*: no model reads them, the book
+checks them.
+
+Dates are ISO strings at the precision the sources give (``"2025-06"`` is a
+month, ``"2023-07-19"`` a day).
+
+Examples
+--------
+>>> from interconnect_lab import standards
+>>> standards.ULTRA_ETHERNET_CONSORTIUM.founded, len(standards.ULTRA_ETHERNET_CONSORTIUM.founders)
+('2023-07-19', 9)
+>>> round(standards.local_ack_timeout_s(standards.NCCL_IB_TIMEOUT_DEFAULT), 2)
+4.29
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from . import units as u
+from ._validation import check_integer
+from .sources import MLENG_NETWORK, Source
+
+__all__ = [
+    "Specification", "Consortium", "PerformanceClaim",
+    "ROCE_V2", "ULTRA_ETHERNET_CONSORTIUM", "ULTRA_ETHERNET_1_0",
+    "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s", "NCCL_IB_TIMEOUT_DEFAULT", "NCCL_IB_RETRY_CNT_DEFAULT",
+    "SPECTRUM_X_CLAIM", "SMARTT_CLAIM",
+]
+
+_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+def _check_date(owner, field, value):
+    if not isinstance(value, str) or not _DATE.match(value):
+        raise ValueError(f"{owner}.{field} = {value!r} is not valid: give an ISO date, 'YYYY', 'YYYY-MM' or "
+                         "'YYYY-MM-DD', at the precision the source gives")
+
+
+def _check_sources(owner, sources):
+    if not sources or not all(isinstance(s, Source) for s in sources):
+        raise ValueError(f"{owner} needs at least one Source: every fact in this module says where it comes from")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Specification:
+    """A published specification.
+
+    Attributes
+    ----------
+    name : str
+        The specification as its publisher names it.
+    body : str
+        Who publishes it.
+    released : str
+        Release date (ISO, at the source's precision).
+    scope : str
+        What it defines, briefly.
+    sources : tuple of Source
+    """
+
+    name: str
+    body: str
+    released: str
+    scope: str
+    sources: tuple
+
+    def __post_init__(self):
+        _check_date("Specification", "released", self.released)
+        _check_sources(f"Specification {self.name!r}", self.sources)
+
+    @property
+    def year(self) -> int:
+        """Year of release."""
+        return int(self.released[:4])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Consortium:
+    """A standards consortium.
+
+    Attributes
+    ----------
+    name : str
+    host : str
+        The organization it is hosted by.
+    founded : str
+        Date it was announced (ISO, at the source's precision).
+    founders : tuple of str
+        Founding members.
+    joined_later : tuple of str
+        Notable members that joined after the founding.
+    endpoint_target : int or None
+        The number of endpoints its fabric is designed to reach [-].
+    sources : tuple of Source
+    """
+
+    name: str
+    host: str
+    founded: str
+    founders: tuple
+    joined_later: tuple = ()
+    endpoint_target: int | None = None
+    sources: tuple
+
+    def __post_init__(self):
+        _check_date("Consortium", "founded", self.founded)
+        _check_sources(f"Consortium {self.name!r}", self.sources)
+        if self.endpoint_target is not None:
+            check_integer("Consortium.endpoint_target", self.endpoint_target, minimum=1)
+
+    @property
+    def year(self) -> int:
+        """Year it was founded."""
+        return int(self.founded[:4])
+
+
+@dataclass(frozen=True, kw_only=True)
+class PerformanceClaim:
+    """A published performance claim, as its author states it.
+
+    Attributes
+    ----------
+    claimant : str
+        Who makes the claim.
+    subject : str
+        What is claimed to be faster.
+    statement : str
+        The claim in the source's words.
+    value : float
+        Its number: a factor (1.6 for "1.6x") or a fraction (0.5 for "50 %") [-].
+    metric : str
+        What is measured, as far as the source says.
+    baseline : str
+        What it is compared with.
+    independent : bool
+        Whether anyone without a stake in the subject measured it.
+    sources : tuple of Source
+    """
+
+    claimant: str
+    subject: str
+    statement: str
+    value: float
+    metric: str
+    baseline: str
+    independent: bool = False
+    sources: tuple
+
+    def __post_init__(self):
+        _check_sources(f"PerformanceClaim {self.subject!r}", self.sources)
+
+
+# Specifications and bodies -----------------------------------------------------------------
+
+ROCE_V2 = Specification(
+    name="Supplement to InfiniBand Architecture Specification Volume 1 Release 1.2.1, Annex A17: RoCEv2",
+    body="InfiniBand Trade Association", released="2014-09-02",
+    scope="the InfiniBand transport over UDP/IP, routable across Ethernet and IP networks",
+    sources=(Source(title="InfiniBand Trade Association, Annex A17: RoCEv2 (IP Routable RoCE)", year=2014,
+                    url="https://vdocuments.us/annex-a17-rocev2.html",
+                    note="copy of the annex; revision 1.0, general release, Sept. 2, 2014"),),
+)
+
+_UEC_NEXTPLATFORM = Source(
+    title="Ultra Ethernet Consortium (reprinting The Next Platform), The Collaboration That Will Drive Ethernet "
+          "Into The HPC And AI Future", year=2024,
+    url="https://ultraethernet.org/the-collaboration-that-will-drive-ethernet-into-the-hpc-and-ai-future",
+    note="founders AMD, Arista, Broadcom, Cisco, Eviden, HPE, Intel, Meta, Microsoft; 'Nvidia was not originally a "
+         "member, but joined recently'; networks 'that can scale to over 1 million endpoints'")
+
+ULTRA_ETHERNET_CONSORTIUM = Consortium(
+    name="Ultra Ethernet Consortium (UEC)", host="Linux Foundation", founded="2023-07-19",
+    founders=("AMD", "Arista", "Broadcom", "Cisco", "Eviden", "HPE", "Intel", "Meta", "Microsoft"),
+    joined_later=("NVIDIA",), endpoint_target=1_000_000,
+    sources=(_UEC_NEXTPLATFORM,
+             Source(title="Tom's Hardware, Linux Foundation announces the Ultra Ethernet Consortium", year=2023,
+                    url="https://www.tomshardware.com/news/linux-foundation-ultra-ethernet-consortium",
+                    note="secondary: the Linux Foundation's press release of 19 July 2023 and its nine members")),
+)
+
+ULTRA_ETHERNET_1_0 = Specification(
+    name="Ultra Ethernet Specification 1.0", body="Ultra Ethernet Consortium", released="2025-06",
+    scope=("a full stack over Ethernet and IP: software, transport (UET), network, link and physical layers; "
+           "packet spraying, unordered delivery, selective retransmission, congestion control, packet trimming, "
+           "optional link-level retry and credit-based flow control"),
+    sources=(Source(title="T. Hoefler et al., Ultra Ethernet's Design Principles and Architectural Innovations",
+                    year=2025, url="https://arxiv.org/abs/2508.08906",
+                    note="by the specification's authors: 'the recently released Ultra Ethernet (UE) 1.0 "
+                         "specification'"),
+             Source(title="Converge Digest, Ultra Ethernet Consortium releases Specification 1.0", year=2025,
+                    url="https://dev.convergedigest.com/ultra-ethernet-consortium-releases-specification-1-0",
+                    note="secondary: release of the 1.0 specification, June 2025")),
+)
+
+
+# The transport timer of reliable connections ---------------------------------------------------
+
+#: Unit of InfiniBand's Local ACK Timeout: a reliable connection retransmits when no acknowledgement
+#: arrives within 4.096 us x 2^exponent (IBTA Vol. 1, 12.7.34, as NCCL's documentation gives it) [s].
+LOCAL_ACK_TIMEOUT_UNIT_S: float = 4.096 * u.us
+
+_NCCL_ENV = Source(title="NVIDIA, NCCL User Guide: Environment Variables (NCCL_IB_TIMEOUT, NCCL_IB_RETRY_CNT)",
+                   year=2026, url="https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html",
+                   note="'The timeout is computed as 4.096 us * 2 ^ timeout'; default 20 since 2.23 (18 since 2.14, "
+                        "14 before); retry count default 7")
+
+#: NCCL's default exponent for the InfiniBand/RoCE transport timeout (since NCCL 2.23) [-].
+NCCL_IB_TIMEOUT_DEFAULT: int = 20
+
+#: NCCL's default retry count before it reports a network error [-].
+NCCL_IB_RETRY_CNT_DEFAULT: int = 7
+
+
+def local_ack_timeout_s(exponent):
+    """The transport timer of an InfiniBand or RoCE reliable connection [s].
+
+    .. math:: t = 4.096\\,\\mu s \\times 2^{n}
+
+    Parameters
+    ----------
+    exponent : int
+        The Local ACK Timeout exponent :math:`n` (``NCCL_IB_TIMEOUT``), 0 to 31;
+        0 means no timeout (infinite).
+
+    Returns
+    -------
+    float
+        The timeout [s]; ``inf`` for 0.
+
+    References
+    ----------
+    NVIDIA, NCCL User Guide, Environment Variables, ``NCCL_IB_TIMEOUT``.
+    https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html
+
+    Examples
+    --------
+    >>> round(local_ack_timeout_s(18), 3)
+    1.074
+    >>> local_ack_timeout_s(0)
+    inf
+    """
+    exponent = check_integer("exponent", exponent, minimum=0, maximum=31)
+    return math.inf if exponent == 0 else LOCAL_ACK_TIMEOUT_UNIT_S * 2.0**exponent
+
+
+# Performance claims (checked in the book, never used by a model) --------------------------------
+
+SPECTRUM_X_CLAIM = PerformanceClaim(
+    claimant="NVIDIA", subject="Spectrum-X (Spectrum-4 switches with NVIDIA SuperNICs)",
+    statement="1.6x over off-the-shelf Ethernet", value=1.6,
+    metric="'AI networking performance'; the workload and the baseline's configuration are not given",
+    baseline="off-the-shelf Ethernet", independent=False,
+    sources=(MLENG_NETWORK.at("Spectrum-X", note="quotes nvidia.com/spectrumx: 1.6x AI network performance "
+                                                 "compared with off-the-shelf Ethernet (vendor claim)"),),
+)
+
+SMARTT_CLAIM = PerformanceClaim(
+    claimant="T. Bonato et al. (authors from ETH Zurich, Microsoft, AMD, Broadcom and others)",
+    subject="SMaRTT, the sender-based congestion control behind Ultra Ethernet's NSCC",
+    statement="outperforms existing datacenter congestion control algorithms like Swift, RoCE, and MPRDMA by up "
+              "to 50%",
+    value=0.5,
+    metric="not named in the abstract; 'up to' is the best case over the paper's scenarios, most of them simulated",
+    baseline=("Swift, RoCE and MPRDMA (revision 4, 2026); the 2024 revisions compared with EQDS, Swift, BBR and "
+              "MPRDMA, not RoCE"),
+    independent=False,
+    sources=(Source(title="T. Bonato et al., SMaRTT: Sender-based Marked Rapidly-adapting Trimmed & Timed Transport",
+                    year=2026, url="https://arxiv.org/abs/2404.01630", locator="abstract, v4"),
+             Source(title="T. Bonato et al., SMaRTT-REPS: Sender-based Marked Rapidly-adapting Trimmed & Timed "
+                          "Transport with Recycled Entropies", year=2024, url="https://arxiv.org/abs/2404.01630v1",
+                    locator="abstract, v1", note="'SMaRTT alone outperforms EQDS, Swift, BBR, and MPRDMA by up to 50%'")),
+)
