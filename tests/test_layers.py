@@ -5,7 +5,7 @@ import sys
 import textwrap
 
 MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
-                 "collectives_reference", "topology", "pricebook", "cost", "training", "fabric"]
+                 "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability"]
 
 
 def test_model_imports_without_matplotlib_or_ipywidgets():
