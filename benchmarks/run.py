@@ -209,7 +209,10 @@ def main(argv=None) -> int:
                                                  for m in modules_run]}, indent=1) + "\n")
     print(f"wrote {args.json}")
     if args.markdown:
-        args.markdown.write_text(markdown(lines, machine, modules_run))
+        # Keep the hand-written explanations (from a "## Notes" heading on) across refreshes.
+        previous = args.markdown.read_text() if args.markdown.exists() else ""
+        notes = previous[previous.index("\n## Notes"):] if "\n## Notes" in previous else ""
+        args.markdown.write_text(markdown(lines, machine, modules_run) + notes)
         print(f"wrote {args.markdown}")
     broken = [m for m in modules_run if m["status"] != "ok"]
     return 1 if broken else 0
