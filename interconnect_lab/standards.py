@@ -32,7 +32,8 @@ __all__ = [
     "Specification", "Consortium", "PerformanceClaim",
     "ROCE_V2", "ULTRA_ETHERNET_CONSORTIUM", "ULTRA_ETHERNET_1_0",
     "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s", "NCCL_IB_TIMEOUT_DEFAULT", "NCCL_IB_RETRY_CNT_DEFAULT",
-    "SPECTRUM_X_CLAIM", "SMARTT_CLAIM",
+    "NCCL_IB_QPS_PER_CONNECTION_DEFAULT",
+    "SPECTRUM_X_CLAIM", "SMARTT_CLAIM", "JERICHO3_AI_CLAIM",
 ]
 
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -210,13 +211,17 @@ LOCAL_ACK_TIMEOUT_UNIT_S: float = 4.096 * u.us
 _NCCL_ENV = Source(title="NVIDIA, NCCL User Guide: Environment Variables (NCCL_IB_TIMEOUT, NCCL_IB_RETRY_CNT)",
                    year=2026, url="https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html",
                    note="'The timeout is computed as 4.096 us * 2 ^ timeout'; default 20 since 2.23 (18 since 2.14, "
-                        "14 before); retry count default 7")
+                        "14 before); retry count default 7; NCCL_IB_QPS_PER_CONNECTION default 1")
 
 #: NCCL's default exponent for the InfiniBand/RoCE transport timeout (since NCCL 2.23) [-].
 NCCL_IB_TIMEOUT_DEFAULT: int = 20
 
 #: NCCL's default retry count before it reports a network error [-].
 NCCL_IB_RETRY_CNT_DEFAULT: int = 7
+
+#: Queue pairs NCCL opens per connection between two ranks by default; more give ECMP more flows to
+#: hash ("useful on multi-level fabrics which need multiple queue pairs to have good routing entropy") [-].
+NCCL_IB_QPS_PER_CONNECTION_DEFAULT: int = 1
 
 
 def local_ack_timeout_s(exponent):
@@ -277,4 +282,14 @@ SMARTT_CLAIM = PerformanceClaim(
              Source(title="T. Bonato et al., SMaRTT-REPS: Sender-based Marked Rapidly-adapting Trimmed & Timed "
                           "Transport with Recycled Entropies", year=2024, url="https://arxiv.org/abs/2404.01630v1",
                     locator="abstract, v1", note="'SMaRTT alone outperforms EQDS, Swift, BBR, and MPRDMA by up to 50%'")),
+)
+
+JERICHO3_AI_CLAIM = PerformanceClaim(
+    claimant="Broadcom", subject="Jericho3-AI leaf chips with Ramon3 fabric chips, a scheduled Ethernet fabric",
+    statement="systems with 32,768 ports running at 800 Gbps", value=32_768,
+    metric="ports of 800 Gb/s in one fabric with end-to-end credit-based scheduling",
+    baseline="(a scale claim, not a comparison)", independent=False,
+    sources=(Source(title="J. Byrne (TechInsights), Broadcom Retargets Jericho at AI Clusters", year=2023,
+                    url="https://www-prod.techinsights.com/blog/broadcom-retargets-jericho-ai-clusters",
+                    note="an analyst's account of Broadcom's announcement, April 2023"),),
 )

@@ -66,3 +66,8 @@ def test_bad_records_are_refused():
         Consortium(name="x", host="y", founded="2023", founders=("a",), sources=())
     with pytest.raises(ValueError, match="endpoint_target"):
         Consortium(name="x", host="y", founded="2023", founders=("a",), endpoint_target=0, sources=(source,))
+
+
+def test_nccl_and_jericho_records():
+    assert standards.NCCL_IB_QPS_PER_CONNECTION_DEFAULT == 1
+    assert standards.JERICHO3_AI_CLAIM.value == 32_768 and not standards.JERICHO3_AI_CLAIM.independent
