@@ -581,9 +581,15 @@ ZERO_PLUS_PLUS_VOLUME = __import__("types").MappingProxyType({
     "qgz_reduce_scatter": 0.25, "zero_plus_plus_total": 0.75,
 })
 
+#: ZeRO++'s headline throughput gain over ZeRO-3: "up to 2.16x" at 384 V100 GPUs (abstract),
+#: reached on the low-bandwidth configuration of its evaluation.
+ZERO_PLUS_PLUS_THROUGHPUT = __import__("types").MappingProxyType({
+    "max_speedup": 2.16, "gpus": 384, "gpu": "V100",
+})
+
 __all__ += ["SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH", "TrainingTimeExample",
             "SC21_TRAINING_TIME_SOURCE", "SC21_TRAINING_TIME_EXAMPLES", "ZERO_PLUS_PLUS_SOURCE",
-            "ZERO_PLUS_PLUS_VOLUME"]
+            "ZERO_PLUS_PLUS_VOLUME", "ZERO_PLUS_PLUS_THROUGHPUT"]
 
 
 # Latency: where a small message's time goes ---------------------------------------------

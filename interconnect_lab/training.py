@@ -93,8 +93,9 @@ __all__ = [
     "Efficiencies", "DEFAULT_EFFICIENCIES",
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
-    "TrainingStep", "training_step", "pipeline_bubble_fraction",
-    "system_cluster", "TensorParallelLayer", "tensor_parallel_layer", "tensor_parallel_scan",
+    "TrainingStep", "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",
+    "ParallelTraffic", "parallel_traffic",
+    "system_cluster", "scale_out_variants", "NetworkScan", "network_scan", "TensorParallelLayer", "tensor_parallel_layer", "tensor_parallel_scan",
     "training_time_s", "TrainingSweep", "parallel_sweep",
     # communication volumes
     "ZeroVolume", "zero_communication_volume", "GradientCompression", "gradient_compression",
@@ -1615,6 +1616,118 @@ def system_cluster(system, *, gpus_per_node=None, scale_out_link=None, name=None
                    scale_out_link=scale_out_link, nics_per_node=int(nics), sources=entry.sources)
 
 
+def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> tuple[Cluster, ...]:
+    """The same cluster with each per-GPU network bandwidth the catalog can build, slowest first.
+
+    A what-if for the scale-out network alone: GPUs, nodes and NVLink stay as
+    they are; the compute-fabric ports become every catalog link of
+    ``family`` in turn, 1 to ``gpus_per_node`` of them per node (powers of
+    two). Where two choices give a GPU the same bandwidth the one with more,
+    slower ports is kept (one port per GPU where it can be).
+
+    Parameters
+    ----------
+    cluster_ : Cluster or str
+        The cluster, or a name from :data:`CLUSTERS`.
+    family : str
+        Catalog link family of the ports: ``"Ethernet"`` or ``"InfiniBand"``.
+    ports_per_node : sequence of int, optional
+        Port counts to try; powers of two up to the node size by default.
+
+    Returns
+    -------
+    tuple of Cluster
+        Sorted by :attr:`Cluster.scale_out_bytes_per_s`, one per distinct bandwidth.
+
+    Examples
+    --------
+    >>> from interconnect_lab import units as u
+    >>> [c.scale_out_bytes_per_s / u.Gbit_per_s for c in scale_out_variants("MegaScale")]
+    [12.5, 25.0, 50.0, 100.0, 200.0, 400.0, 800.0]
+    """
+    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    links = [link for link in catalog.LINKS.values() if link.family == family and link.links_per_gpu is None]
+    if not links:
+        families = sorted({link.family for link in catalog.LINKS.values() if link.links_per_gpu is None})
+        raise ValueError(f"no catalog network link of family {family!r}; choose one of {', '.join(families)}")
+    node = cluster_.gpus_per_node
+    counts = ([1 << k for k in range(node.bit_length()) if 1 << k <= node] if ports_per_node is None
+              else [check_integer("ports_per_node", n, minimum=1) for n in ports_per_node])
+    variants = {}
+    for link in sorted(links, key=lambda entry: entry.per_direction_bytes_per_s):
+        for ports in sorted(counts, reverse=True):
+            variant = dataclasses.replace(cluster_, name=f"{cluster_.name}, {ports} x {link.name} per node",
+                                          scale_out_link=link.name, nics_per_node=ports)
+            variants.setdefault(variant.scale_out_bytes_per_s, variant)
+    return tuple(variants[rate] for rate in sorted(variants))
+
+
+@dataclass(frozen=True)
+class NetworkScan:
+    """One run at every per-GPU network bandwidth of :func:`scale_out_variants`.
+
+    Attributes
+    ----------
+    bandwidth_bytes_per_s : numpy.ndarray
+        Each GPU's share of the scale-out network, one direction [B/s].
+    clusters : tuple of Cluster
+        The clusters, one per bandwidth.
+    steps : tuple of TrainingStep
+        The run on each.
+    """
+
+    bandwidth_bytes_per_s: np.ndarray
+    clusters: tuple
+    steps: tuple
+
+    @property
+    def mfu(self) -> np.ndarray:
+        """MFU at each bandwidth [-]."""
+        return np.array([step.mfu for step in self.steps])
+
+    @property
+    def step_s(self) -> np.ndarray:
+        """Step time at each bandwidth [s]."""
+        return np.array([step.step_s for step in self.steps])
+
+    @property
+    def data_parallel_s(self) -> np.ndarray:
+        """Exposed data-parallel communication at each bandwidth [s]."""
+        return np.array([step.data_parallel_s for step in self.steps])
+
+
+def network_scan(model, cluster_, config, software_="Megatron-LM SC21", *, family="Ethernet",
+                 efficiencies=DEFAULT_EFFICIENCIES) -> NetworkScan:
+    """:func:`training_step` of one split on every network of :func:`scale_out_variants`.
+
+    Parameters
+    ----------
+    model, cluster_, config, software_, efficiencies :
+        As for :func:`training_step`.
+    family : str
+        As for :func:`scale_out_variants`.
+
+    Returns
+    -------
+    NetworkScan
+
+    Examples
+    --------
+    ZeRO-3 on 384 A100: the slower the network, the more ZeRO++ helps.
+
+    >>> config = parallel_config(384, global_batch_size=384, recompute="full", zero_stage=3)
+    >>> plain = network_scan("GPT-3 175B", "MegaScale", config, "DeepSpeed ZeRO-3")
+    >>> plus = network_scan("GPT-3 175B", "MegaScale", config, "DeepSpeed ZeRO++")
+    >>> bool(plus.mfu[0] / plain.mfu[0] > plus.mfu[-1] / plain.mfu[-1])
+    True
+    """
+    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
+    variants = scale_out_variants(cluster_, family=family)
+    steps = tuple(training_step(model, variant, config, software_, efficiencies=efficiencies) for variant in variants)
+    return NetworkScan(bandwidth_bytes_per_s=np.array([v.scale_out_bytes_per_s for v in variants]),
+                       clusters=variants, steps=steps)
+
+
 @dataclass(frozen=True)
 class TensorParallelLayer:
     """Tensor-parallel communication of one transformer layer, and its weight in the step.
@@ -1983,6 +2096,352 @@ def parallel_sweep(model, cluster_, gpus, global_batch_size, software_="Megatron
                      zero_stage=zero_stage, sequence_parallel=sequence_parallel,
                      t=t, p=p, d=d, c=np.ones_like(t), b=b, v=np.full_like(t, interleave))
     return TrainingSweep(tensor_parallel=t, pipeline_parallel=p, data_parallel=d, microbatch_size=b, step=step)
+
+
+# ============================================================================
+# The pipeline schedule, microbatch by microbatch
+# ============================================================================
+
+@dataclass(frozen=True)
+class PipelineSchedule:
+    """When each stage runs each forward and backward pass of a pipelined iteration.
+
+    From :func:`pipeline_schedule`. One element per pass (a forward or backward
+    pass of one microbatch through one model chunk on one stage); times are in
+    units of one microbatch's *forward* pass through a whole stage (all its
+    chunks), so a stage's ideal busy time is ``microbatches * (1 + backward_ratio)``.
+
+    Attributes
+    ----------
+    pipeline_parallel, microbatches, interleave : int
+        Stages p, microbatches m and model chunks per stage v.
+    backward_ratio : float
+        Duration of a backward pass over a forward pass [-].
+    stage : numpy.ndarray of int
+        Stage that runs the pass, 0 (first) to p - 1.
+    backward : numpy.ndarray of bool
+        True for a backward pass.
+    microbatch : numpy.ndarray of int
+        Microbatch, 0 to m - 1.
+    chunk : numpy.ndarray of int
+        Model chunk on its stage, 0 to v - 1 (virtual stage ``chunk * p + stage``).
+    start, end : numpy.ndarray of float
+        When the pass starts and ends [forward-pass units].
+    """
+
+    pipeline_parallel: int
+    microbatches: int
+    interleave: int
+    backward_ratio: float
+    stage: np.ndarray
+    backward: np.ndarray
+    microbatch: np.ndarray
+    chunk: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @property
+    def makespan(self) -> float:
+        """Time from the first pass to the last [forward-pass units]."""
+        return float(self.end.max())
+
+    @property
+    def ideal(self) -> float:
+        """A stage's busy time, ``m (1 + backward_ratio)`` [forward-pass units]."""
+        return self.microbatches * (1 + self.backward_ratio)
+
+    @property
+    def bubble_fraction(self) -> float:
+        """Idle time over ideal time, ``makespan / ideal - 1`` [-]: SC21's (p-1)/(vm)."""
+        return self.makespan / self.ideal - 1
+
+
+def _schedule_order(p, m, v, stage):
+    """Megatron-LM's order of passes on one stage: warm-up forwards, one-forward-one-backward, cool-down."""
+    total = m * v
+    warmup = min(p - stage - 1 if v == 1 else 2 * (p - stage - 1) + (v - 1) * p, total)
+    order = [(False, k) for k in range(warmup)]
+    for k in range(total - warmup):
+        order += [(False, warmup + k), (True, k)]
+    order += [(True, k) for k in range(total - warmup, total)]
+    return order
+
+
+def pipeline_schedule(pipeline_parallel, microbatches, interleave=1, *, backward_ratio=2.0) -> PipelineSchedule:
+    """Simulate the 1F1B pipeline schedule (interleaved when ``interleave > 1``) pass by pass.
+
+    Each stage runs its passes in Megatron-LM's order (Narayanan et al. 2021,
+    §2.2): ``p - s - 1`` warm-up forward passes on stage s (with v chunks,
+    ``2(p - s - 1) + (v - 1)p``), then one forward and one backward in turn,
+    then the remaining backward passes. With v chunks the k-th forward pass of
+    a stage is chunk ``(k mod pv) // p`` of microbatch ``(k // pv) p + k mod p``
+    (backward passes take the chunks in reverse). A forward pass waits for the
+    same microbatch's forward pass on the previous virtual stage, a backward
+    pass for its backward pass on the next one; communication takes no time.
+    The result has the bubble SC21 derives,
+
+    .. math:: \\frac{t_\\text{bubble}}{t_\\text{ideal}} = \\frac{1}{v}\\,\\frac{p-1}{m},
+
+    which :func:`pipeline_bubble_fraction` gives in closed form; the schedule
+    shows where the idle time falls.
+
+    Parameters
+    ----------
+    pipeline_parallel : int
+        Stages p, 1 to 64.
+    microbatches : int
+        Microbatches m per iteration, 1 to 512; with ``interleave > 1`` a
+        multiple of p (Megatron-LM's requirement).
+    interleave : int
+        Model chunks per stage v, 1 to 16.
+    backward_ratio : float
+        Backward over forward duration [-]; 2 without recomputation.
+
+    Returns
+    -------
+    PipelineSchedule
+
+    References
+    ----------
+    D. Narayanan et al., SC21, §2.2, https://doi.org/10.1145/3458817.3476209.
+
+    Examples
+    --------
+    >>> schedule = pipeline_schedule(4, 8)
+    >>> schedule.bubble_fraction, pipeline_bubble_fraction(4, 8)
+    (0.375, 0.375)
+    >>> round(pipeline_schedule(4, 8, interleave=2).bubble_fraction, 6)
+    0.1875
+    """
+    p = check_integer("pipeline_parallel", pipeline_parallel, minimum=1, maximum=64)
+    m = check_integer("microbatches", microbatches, minimum=1, maximum=512)
+    v = check_integer("interleave", interleave, minimum=1, maximum=16)
+    ratio = check_number("backward_ratio", backward_ratio, minimum=0, min_inclusive=False, maximum=10)
+    if v > 1 and m % p:
+        raise ValueError(f"microbatches = {m} must be a multiple of pipeline_parallel = {p} when "
+                         f"interleave = {v} > 1 (Megatron-LM's interleaved schedule requires it)")
+    orders = [_schedule_order(p, m, v, stage) for stage in range(p)]
+    forward_s, backward_s = 1.0 / v, ratio / v
+    finished = {}                 # (backward, microbatch, virtual stage) -> end time
+    position = [0] * p
+    free = [0.0] * p
+    rows = []
+    remaining = sum(map(len, orders))
+    while remaining:
+        progressed = False
+        for stage in range(p):
+            order = orders[stage]
+            while position[stage] < len(order):
+                backward, k = order[position[stage]]
+                group = k % (p * v)
+                chunk = group // p if not backward else v - 1 - group // p
+                microbatch = (k // (p * v)) * p + k % p
+                virtual = chunk * p + stage
+                if not backward:
+                    needs = (False, microbatch, virtual - 1) if virtual > 0 else None
+                else:
+                    needs = (True, microbatch, virtual + 1) if virtual < p * v - 1 else (False, microbatch, virtual)
+                if needs is not None and needs not in finished:
+                    break         # wait for another stage
+                start = max(free[stage], finished[needs] if needs else 0.0)
+                end = start + (backward_s if backward else forward_s)
+                finished[(backward, microbatch, virtual)] = end
+                free[stage] = end
+                rows.append((stage, backward, microbatch, chunk, start, end))
+                position[stage] += 1
+                remaining -= 1
+                progressed = True
+        if not progressed:    # pragma: no cover - the order above never deadlocks for valid input
+            raise RuntimeError("pipeline schedule deadlocked")
+    stage_, backward_, microbatch_, chunk_, start_, end_ = (np.array(column) for column in zip(*rows))
+    return PipelineSchedule(pipeline_parallel=p, microbatches=m, interleave=v, backward_ratio=float(ratio),
+                            stage=stage_.astype(int), backward=backward_.astype(bool),
+                            microbatch=microbatch_.astype(int), chunk=chunk_.astype(int),
+                            start=start_.astype(float), end=end_.astype(float))
+
+
+# ============================================================================
+# What each kind of parallelism sends, over which link, how often
+# ============================================================================
+
+@dataclass(frozen=True)
+class ParallelTraffic:
+    """One collective of a parallel run: per GPU, per iteration.
+
+    From :func:`parallel_traffic`.
+
+    Attributes
+    ----------
+    kind : str
+        ``"tensor"``, ``"context"``, ``"pipeline"`` or ``"data"``.
+    purpose : str
+        What the collective carries, in words.
+    collective : str
+        The collective as :mod:`interconnect_lab.collectives` names it
+        (``"all_reduce"``, ``"all_gather"``, ``"reduce_scatter"``, ``"send_recv"``).
+    group : int
+        Ranks in the group.
+    calls : int
+        How many times each GPU takes part per iteration.
+    message_bytes : float
+        Size of each, as nccl-tests counts it (the whole array) [B].
+    sent_bytes : float
+        Bytes one GPU sends for all the calls, by the ring's traffic
+        (:math:`2\\frac{n-1}{n}S` for all-reduce, :math:`\\frac{n-1}{n}S` for
+        all-gather and reduce-scatter, S for a send) [B].
+    link : str
+        Catalog link the group uses: the scale-up link when the group lies in
+        one node, the scale-out link when every rank is in a different node,
+        both (``"NVLink 3 + InfiniBand HDR"``) for a two-level collective.
+    crosses_network : bool
+        True when the group spans more than one node.
+    time_s : float
+        All the calls one after another, none hidden behind compute [s];
+        :class:`TrainingStep` counts only the exposed part.
+    """
+
+    kind: str
+    purpose: str
+    collective: str
+    group: int
+    calls: int
+    message_bytes: float
+    sent_bytes: float
+    link: str
+    crosses_network: bool
+    time_s: float
+
+
+def _link_used(cluster_, ranks, ranks_per_node):
+    if ranks_per_node >= ranks:
+        return cluster_.scale_up_link, False
+    if ranks_per_node == 1 or ranks % ranks_per_node:
+        return cluster_.scale_out_link, True
+    return f"{cluster_.scale_up_link} + {cluster_.scale_out_link}", True
+
+
+def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
+                     efficiencies=DEFAULT_EFFICIENCIES) -> tuple[ParallelTraffic, ...]:
+    """What each kind of parallelism puts on which link, how often and in how many bytes.
+
+    The same collectives :func:`training_step` charges, listed one by one for
+    one GPU of the most loaded pipeline stage and one iteration:
+
+    - tensor parallelism: an all-reduce of the microbatch's b·s·h activations
+      after attention and after the MLP (one with a parallel block), in every
+      pass (forward, backward, recomputed forward), for every layer of the
+      stage and every microbatch (SC21 §3.2). With sequence parallelism each
+      becomes a reduce-scatter and an all-gather of the same volume
+      (Korthikanti et al. 2022);
+    - context parallelism: an all-gather of the keys and values of the whole
+      sequence, per layer and pass;
+    - pipeline parallelism: the b·s·h activations at a stage boundary sent
+      forward and their gradients sent back, per microbatch and model chunk
+      (1/t of them each with the scatter/gather optimisation, then an
+      all-gather inside the tensor-parallel group);
+    - data parallelism: the gradients (all-reduce; with ZeRO-1/2 a
+      reduce-scatter and an all-gather of the updated weights), once per
+      iteration; ZeRO-3 gathers the weights for every forward and backward
+      pass of every microbatch.
+
+    Parameters
+    ----------
+    model, cluster_, config, software_, efficiencies :
+        As for :func:`training_step`.
+
+    Returns
+    -------
+    tuple of ParallelTraffic
+        One entry per collective the split uses (none for a degree of 1).
+
+    References
+    ----------
+    Narayanan et al., SC21, §3.2; Korthikanti et al., MLSys 2023, §4;
+    Rajbhandari et al., SC20, §7.
+
+    Examples
+    --------
+    GPT-3 175B on 1,024 A100 of Selene, t = 8, p = 8, d = 16:
+
+    >>> from interconnect_lab import units as u
+    >>> config = parallel_config(1024, global_batch_size=1536, tensor_parallel=8, pipeline_parallel=8)
+    >>> for row in parallel_traffic("GPT-3 175B", "Selene", config):
+    ...     print(f"{row.kind:8} {row.collective:14} {row.calls:6d} x {row.message_bytes / u.MB:7.1f} MB  {row.link}")
+    tensor   all_reduce       6912 x    50.3 MB  NVLink 3
+    pipeline send_recv         192 x     6.3 MB  InfiniBand HDR
+    pipeline all_gather        192 x    50.3 MB  NVLink 3
+    data     all_reduce          1 x  5597.0 MB  InfiniBand HDR
+    """
+    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
+    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    if not isinstance(config, ParallelConfig):
+        raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
+    if not isinstance(efficiencies, Efficiencies):
+        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
+    config.check(model)
+    t, p, d, c = config.tensor_parallel, config.pipeline_parallel, config.data_parallel, config.context_parallel
+    b, v, m = config.microbatch_size, config.interleave, config.microbatches
+    sp = config.sequence_parallel
+    node, gpus = cluster_.gpus_per_node, config.gpus
+    h, kv = model.hidden_size, model.kv_size
+    tokens = b * model.sequence_length / c
+    layers = model.layers // p
+    passes = 2 + (1 if config.recompute == "full" else 0)
+    rows = []
+
+    def add(kind, purpose, collective, group, ranks_per_node, calls, message_bytes):
+        group_ranks_per_node = int(min(ranks_per_node, group))
+        link, crosses = _link_used(cluster_, group, group_ranks_per_node)
+        traffic = collectives.ALGORITHMS["direct" if collective == "send_recv" else "ring"].cost(
+            collective, 2 if collective == "send_recv" else group)[1]
+        one = float(_collective_s(collective, message_bytes, 2 if collective == "send_recv" else group,
+                                  group_ranks_per_node, cluster_))
+        rows.append(ParallelTraffic(kind=kind, purpose=purpose, collective=collective, group=int(group),
+                                    calls=int(calls), message_bytes=float(message_bytes),
+                                    sent_bytes=float(calls * traffic * message_bytes), link=link,
+                                    crosses_network=crosses, time_s=float(calls * one)))
+
+    if t > 1:
+        blocks = 1 if software_.parallel_block else 2
+        add("tensor", "activations after attention and MLP, every layer and pass", "all_reduce", t,
+            int(_group_ranks_per_node(t, node, gpus)), m * layers * passes * blocks,
+            software_.parameter_bytes * tokens * h)
+    if c > 1:
+        add("context", "keys and values of the whole sequence, every layer and pass", "all_gather", c,
+            max(node // t, 1), m * layers * passes, software_.parameter_bytes * 2 * b * model.sequence_length * kv / t)
+    if p > 1:
+        boundary = software_.parameter_bytes * tokens * h
+        scatter = software_.scatter_gather or sp
+        pp_ranks_per_node = 2 if t * c * d < node else 1
+        add("pipeline", "activations forward and their gradients back at a stage boundary", "send_recv", 2,
+            pp_ranks_per_node, 2 * v * m, boundary / t if scatter else boundary)
+        if scatter and not sp and t > 1:
+            add("pipeline", "re-assembling the scattered boundary inside the tensor-parallel group", "all_gather",
+                t, int(_group_ranks_per_node(t, node, gpus)), 2 * v * m, boundary)
+    if d > 1:
+        params = float(_stage_parameters(model, t, p))
+        ranks_per_node = int(np.clip(node // (t * c), 1, d))
+        gradient_size = params * software_.gradient_bytes
+        weight_size = params * software_.parameter_bytes
+        if config.zero_stage == 0:
+            add("data", "gradients, once per iteration", "all_reduce", d, ranks_per_node, 1, gradient_size)
+        elif config.zero_stage in (1, 2):
+            add("data", "gradients, once per iteration (each rank keeps its shard)", "reduce_scatter", d,
+                ranks_per_node, 1, gradient_size)
+            add("data", "updated weights, once per iteration", "all_gather", d, ranks_per_node, 1, weight_size)
+        else:
+            forward = weight_size * (0.5 if software_.quantized_weights else 1.0)
+            add("data", "weights before every forward pass of every microbatch", "all_gather", d, ranks_per_node,
+                m * (passes - 1), forward)
+            backward_ranks = min(d, ranks_per_node) if software_.hierarchical_partition else d
+            if backward_ranks > 1:
+                add("data", "weights before every backward pass of every microbatch", "all_gather", backward_ranks,
+                    ranks_per_node, m, weight_size)
+            gradient_wire = params * (0.5 if software_.quantized_gradients else software_.gradient_bytes)
+            add("data", "gradients after every backward pass of every microbatch", "reduce_scatter", d,
+                ranks_per_node, m, gradient_wire)
+    return tuple(rows)
 
 
 # ============================================================================
