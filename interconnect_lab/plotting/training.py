@@ -1,12 +1,17 @@
-"""Figures for training at scale (chapter 8): step-time breakdown, model vs published, memory."""
+"""Figures for training at scale (chapter 8): step time, memory, pipeline schedules, model against
+published runs, MFU against the network, gradient compression."""
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.lines import Line2D
 
 from .style import COLORS, PALETTE, new_figure, styled
 
-__all__ = ["training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot"]
+__all__ = ["training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
+           "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
+           "compression_tradeoff_plot", "SCHEDULE_TIME_LIMITS", "schedule_time_limit", "schedule_bars",
+           "schedule_title"]
 
 #: Colour and legend label of each part of a training step, in stacking order.
 _STEP_PARTS = (
@@ -167,4 +172,272 @@ def memory_breakdown_plot(labels, memories, *, ax=None):
     ax.set_xlabel("memory per GPU [GB]")
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="y", visible=False)
+    return ax
+
+
+#: Right ends the schedule's time axis snaps to [ideal iteration times], so that a panel keeps its axis.
+SCHEDULE_TIME_LIMITS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 16.0, 32.0, 64.0)
+
+
+def schedule_time_limit(schedule):
+    """The smallest of :data:`SCHEDULE_TIME_LIMITS` that shows the whole schedule [ideal iteration times]."""
+    length = schedule.makespan / schedule.ideal
+    return next((limit for limit in SCHEDULE_TIME_LIMITS if limit >= 1.02 * length), 1.05 * length)
+
+
+def schedule_bars(schedule, stage, backward):
+    """(start, width) of each pass of one kind on one stage [ideal iteration times], for ``broken_barh``."""
+    chosen = (schedule.stage == stage) & (schedule.backward == backward)
+    starts, ends = schedule.start[chosen] / schedule.ideal, schedule.end[chosen] / schedule.ideal
+    return list(zip(starts, ends - starts))
+
+
+@styled
+def pipeline_schedule_plot(schedule, *, ax=None, title=None, label_microbatches=None, time_limit=None):
+    """Gantt chart of a pipeline schedule: one row per stage, forward and backward passes, idle gaps.
+
+    Time is in units of the ideal iteration, m (forward + backward) passes of
+    one stage, so a schedule without a bubble would end at 1 and the bubble
+    is what lies beyond.
+
+    Parameters
+    ----------
+    schedule : PipelineSchedule
+        From :func:`interconnect_lab.training.pipeline_schedule`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title; by default p, m, v and the bubble.
+    label_microbatches : bool, optional
+        Write the microbatch number (from 1) in each pass; by default when
+        there are at most 64 passes.
+    time_limit : float, optional
+        Right end of the time axis [ideal iteration times]; by default
+        :func:`schedule_time_limit`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Its first 2p collections are the passes, stage by stage (forward then
+        backward), so a caller can update them with :func:`schedule_bars`.
+    """
+    p = schedule.pipeline_parallel
+    if ax is None:
+        _, ax = new_figure(7.5, 0.32 * p + 1.6)
+    colors = {False: COLORS["compute"], True: PALETTE["sky"]}
+    for stage in range(p):
+        for backward in (False, True):
+            bars = ax.broken_barh(schedule_bars(schedule, stage, backward), (p - 1 - stage - 0.38, 0.76),
+                                  facecolors=colors[backward], edgecolors="white", linewidth=0.6,
+                                  label=("backward pass" if backward else "forward pass") if stage == 0 else None)
+            bars.set_in_layout(False)       # inside the axes: the layout need not measure them
+    if label_microbatches is None:
+        label_microbatches = schedule.stage.size <= 64
+    if label_microbatches:
+        for stage, backward, microbatch, start, end in zip(schedule.stage, schedule.backward, schedule.microbatch,
+                                                          schedule.start, schedule.end):
+            ax.text((start + end) / 2 / schedule.ideal, p - 1 - stage, str(microbatch + 1), ha="center",
+                    va="center", fontsize=7, color="black" if backward else "white", in_layout=False)
+    ax.axvline(1.0, color=COLORS["communication"], linestyle="--", linewidth=1.2, label="ideal: no bubble")
+    ax.set_yticks(range(p), [f"stage {p - k}" for k in range(p)])
+    ax.set_ylim(-0.6, p - 0.4)
+    ax.set_xlim(0, schedule_time_limit(schedule) if time_limit is None else time_limit)
+    ax.set_xlabel("time [ideal iteration: m forward and backward passes of one stage]")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2 - 0.02 * max(0, 8 - p)), ncols=3, fontsize=8)
+    ax.set_title(schedule_title(schedule) if title is None else title, loc="left", fontsize=10)
+    return ax
+
+
+def schedule_title(schedule):
+    """The default title of :func:`pipeline_schedule_plot`: p, m, v and the bubble."""
+    v = f", v = {schedule.interleave}" if schedule.interleave > 1 else ""
+    return (f"p = {schedule.pipeline_parallel}, m = {schedule.microbatches}{v}: bubble "
+            f"{schedule.bubble_fraction:.1%} of the ideal time")
+
+
+@styled
+def mfu_scaling_plot(series, *, ax=None, title=None):
+    """MFU against GPU count: published points and the model's line, one colour per series.
+
+    Parameters
+    ----------
+    series : sequence of dict
+        Each with ``label`` (str), ``gpus`` (GPU counts), ``published`` and
+        ``modelled`` (MFU [-] at those counts).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    series = list(series)
+    if not series:
+        raise ValueError("pass at least one series")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.8)
+    colors = [COLORS["compute"], COLORS["communication"], PALETTE["green"], PALETTE["orange"]]
+    ticks = set()
+    for index, entry in enumerate(series):
+        gpus = np.asarray(entry["gpus"], dtype=float)
+        color = colors[index % len(colors)]
+        ax.plot(gpus, 100 * np.asarray(entry["published"]), "o", color=color, markersize=7,
+                label=f"{entry['label']}: published")
+        ax.plot(gpus, 100 * np.asarray(entry["modelled"]), "--", color=color, marker="x", markersize=6,
+                label=f"{entry['label']}: model")
+        ticks.update(gpus.tolist())
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(ticks), [f"{int(t):,}" for t in sorted(ticks)], rotation=45, ha="right")
+    ax.minorticks_off()
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("MFU [%]")
+    ax.legend(loc="lower left", fontsize=8, ncols=2)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def ablation_replay_plot(labels, published, modelled, *, ax=None, title=None):
+    """An ablation replayed: MFU after each step, published and modelled, and each step's gain.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        The steps, starting with the baseline.
+    published, modelled : array_like
+        MFU after each step [-]; NaN where one side has no value (a step the
+        model cannot express), drawn as a hollow marker at the previous
+        step's value (the step changes nothing there).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    labels = list(labels)
+    published = np.asarray(published, dtype=float)
+    modelled = np.asarray(modelled, dtype=float)
+    if not (len(labels) == published.size == modelled.size):
+        raise ValueError(f"got {len(labels)} labels, {published.size} published and {modelled.size} modelled "
+                         "values: pass one of each per step")
+    if ax is None:
+        _, ax = new_figure(7.5, 3.8)
+    x = np.arange(len(labels))
+    handles = []
+    for values, label, color, style in ((published, "published", COLORS["idle"], "o-"),
+                                        (modelled, "model", COLORS["compute"], "s--")):
+        known = ~np.isnan(values)
+        if not known[0]:
+            raise ValueError(f"the {label} baseline (first value) must be known")
+        carried = values.copy()
+        for index in range(1, carried.size):
+            if np.isnan(carried[index]):
+                carried[index] = carried[index - 1]
+        ax.plot(x, 100 * carried, style[1:], color=color)
+        ax.plot(x[known], 100 * carried[known], style[0], color=color, markersize=6)
+        handles.append(Line2D([], [], color=color, linestyle=style[1:], marker=style[0], label=label))
+        if not known.all():
+            ax.plot(x[~known], 100 * carried[~known], style[0], markerfacecolor="white", color=color,
+                    markersize=6)
+            handles.append(Line2D([], [], color=color, linestyle="none", marker=style[0], markerfacecolor="white",
+                                  label=f"{label}: step not modelled (no change)"))
+    ax.set_xticks(x, labels, rotation=35, ha="right")
+    ax.set_ylabel("MFU after the step [%]")
+    ax.legend(handles=handles, loc="upper left", fontsize=8)
+    ax.grid(axis="x", visible=False)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def network_scan_plot(scans, *, ax=None, marker_bytes_per_s=None, title=None):
+    """MFU against each GPU's network bandwidth, one line per training stack.
+
+    Parameters
+    ----------
+    scans : dict of str to NetworkScan
+        From :func:`interconnect_lab.training.network_scan`, by label.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    marker_bytes_per_s : float, optional
+        A bandwidth to mark with a vertical line [B/s].
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    scans = dict(scans)
+    if not scans:
+        raise ValueError("pass at least one scan")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    colors = [COLORS["communication"], COLORS["compute"], PALETTE["green"], PALETTE["orange"], PALETTE["purple"]]
+    for index, (label, scan) in enumerate(scans.items()):
+        gbits = scan.bandwidth_bytes_per_s * 8 / 1e9
+        ax.plot(gbits, 100 * scan.mfu, "o-", color=colors[index % len(colors)], label=label, markersize=5)
+    first = next(iter(scans.values()))
+    ticks = first.bandwidth_bytes_per_s * 8 / 1e9
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    if marker_bytes_per_s is not None:
+        ax.axvline(marker_bytes_per_s * 8 / 1e9, color=COLORS["idle"], linestyle=":", linewidth=1.5)
+    ax.set_xlabel("network bandwidth per GPU, one direction [Gb/s]")
+    ax.set_ylabel("MFU [%]")
+    ax.set_ylim(0, 100 * max(float(np.max(scan.mfu)) for scan in scans.values()) * 1.25)
+    ax.legend(loc="lower right", fontsize=8)
+    if title:
+        ax.set_title(title, loc="left")
+    return ax
+
+
+@styled
+def compression_tradeoff_plot(results, *, ax=None, title=None):
+    """Relative error against compression ratio, one line per compressor.
+
+    Parameters
+    ----------
+    results : dict of str to sequence of (str, GradientCompression)
+        For each compressor, its settings as (label, result) pairs, from
+        :func:`interconnect_lab.training.gradient_compression`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    title : str, optional
+        Title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = dict(results)
+    if not results:
+        raise ValueError("pass at least one compressor")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.8)
+    colors = [COLORS["compute"], COLORS["communication"], PALETTE["green"], PALETTE["orange"]]
+    for index, (label, points) in enumerate(results.items()):
+        names = [name for name, _ in points]
+        ratio = np.array([result.compression_ratio for _, result in points])
+        error = np.array([result.relative_error for _, result in points])
+        color = colors[index % len(colors)]
+        ax.plot(ratio, error, "o-", color=color, label=label)
+        for name, x, y in zip(names, ratio, error):
+            ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8, color=color)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("compression ratio [16-bit bytes / bytes sent]")
+    ax.set_ylabel("relative error ‖g − ĝ‖ / ‖g‖")
+    ax.legend(loc="upper left", fontsize=9)
+    if title:
+        ax.set_title(title, loc="left")
     return ax
