@@ -1,0 +1,442 @@
+"""Panels for chapter 8: plan a training run, watch the pipeline bubble, weigh ZeRO++ against the network."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import ipywidgets as widgets
+
+from .. import units as u
+from ..plotting.style import styled
+from ..plotting.training import (
+    memory_breakdown_plot, network_scan_plot, pipeline_schedule_plot, schedule_bars, schedule_time_limit,
+    schedule_title, training_breakdown_plot,
+)
+from ..training import (
+    CLUSTERS, MODELS, TrainingStep, network_scan, parallel_config, parallel_sweep, parameter_count,
+    pipeline_bubble_fraction, pipeline_schedule, scale_out_variants, software, system_cluster, training_step,
+    zero_communication_volume,
+)
+from ..units import format_bytes, format_time
+from .panel import Panel
+
+__all__ = ["TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "OVERLAP_SWITCHES", "cluster_choices"]
+
+_CONTROL = {"style": {"description_width": "12em"}, "layout": widgets.Layout(width="29em")}
+
+#: The switches the run panel offers, as (label, :class:`~interconnect_lab.training.Software` field).
+#: All on, over the ``"Megatron-LM 2023"`` stack, is the ``"MegaScale"`` stack.
+OVERLAP_SWITCHES = (
+    ("parallel transformer block", "parallel_block"),
+    ("tensor-parallel overlap", "tensor_parallel_overlap"),
+    ("pipeline-parallel overlap", "pipeline_parallel_overlap"),
+    ("data-parallel overlap", "data_parallel_overlap"),
+    ("fused operators", "fused_norm_activation"),
+)
+
+_BASE_STACK = "Megatron-LM 2023"
+
+
+def cluster_choices():
+    """The clusters the run panel offers: the published ones and two catalog systems, by label."""
+    choices = {f"{name} ({CLUSTERS[name].gpu}, {CLUSTERS[name].nics_per_node} x {CLUSTERS[name].scale_out_link})": name
+               for name in CLUSTERS}
+    for system in ("DGX H100", "GB200 NVL72"):
+        entry = system_cluster(system)
+        choices[f"{system} ({entry.gpu}, {entry.nics_per_node} x {entry.scale_out_link})"] = entry
+    return choices
+
+
+def _memory_limit_gb(total_bytes, capacity_bytes):
+    """A memory axis that changes only when the total crosses a power of two of the HBM capacity [GB]."""
+    over = max(float(total_bytes) / capacity_bytes, 1.0)
+    return 1.45 * capacity_bytes * 2 ** math.ceil(math.log2(over) - 1e-12) / 1e9
+
+
+class TrainingRunPanel(Panel):
+    """Plan a training run: model, cluster, split and software → step time, MFU, days and memory.
+
+    The split is set by hand (t, p, microbatch) or found by
+    :func:`~interconnect_lab.training.parallel_sweep` ("best split": the
+    highest throughput among the splits that fit in memory). The software is
+    Megatron-LM (2023) with MegaScale's switches, each on or off; all on is
+    MegaScale. Every number comes from
+    :func:`~interconnect_lab.training.training_step`.
+
+    Parameters
+    ----------
+    model, cluster : str
+        Initial model (a key of :data:`~interconnect_lab.training.MODELS`) and
+        cluster (a label of :func:`cluster_choices` or a key of ``CLUSTERS``).
+    gpus, global_batch_size : int
+        Initial GPU count and batch [sequences].
+    best_split : bool
+        Start with the sweep's best split instead of the given one.
+    tensor_parallel, pipeline_parallel, microbatch_size, interleave : int
+        Initial split.
+    recompute : str
+        ``"none"``, ``"selective"`` or ``"full"``.
+    sequence_parallel : bool
+        Initial sequence parallelism.
+    zero_stage : int
+        Initial ZeRO stage.
+    switches : sequence of str
+        :class:`~interconnect_lab.training.Software` fields switched on initially.
+    training_tokens : float
+        Initial tokens to train on, for the days [token].
+    """
+
+    GPU_COUNTS = (8, 16, 32, 64, 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
+    BATCHES = (8, 16, 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192)
+    DEGREES = (1, 2, 4, 8, 16, 32, 64)
+    MICROBATCHES = (1, 2, 4, 8, 16)
+    INTERLEAVES = (1, 2, 3, 4, 6, 8)
+    TOKENS = (("300 billion", 300e9), ("1 trillion", 1e12), ("2 trillion", 2e12), ("15 trillion", 15e12))
+
+    def __init__(self, *, model="MegaScale 175B", cluster="MegaScale", gpus=12288, global_batch_size=6144,
+                 best_split=False, tensor_parallel=8, pipeline_parallel=8, microbatch_size=2, interleave=6,
+                 recompute="selective", sequence_parallel=True, zero_stage=0, switches=(), training_tokens=300e9):
+        self.clusters = cluster_choices()
+        labels = list(self.clusters)
+        cluster_label = next((label for label, value in self.clusters.items()
+                              if label == cluster or value == cluster), None)
+        if cluster_label is None:
+            raise ValueError(f"cluster {cluster!r} is not offered; choose one of {', '.join(map(repr, labels))}")
+        slider = {"continuous_update": False, **_CONTROL}
+        self.controls = {
+            "model": widgets.Dropdown(options=list(MODELS), value=model, description="model", **_CONTROL),
+            "cluster": widgets.Dropdown(options=labels, value=cluster_label, description="cluster", **_CONTROL),
+            "gpus": widgets.SelectionSlider(options=list(self.GPU_COUNTS), value=gpus, description="GPUs", **slider),
+            "global_batch_size": widgets.SelectionSlider(options=list(self.BATCHES), value=global_batch_size,
+                                                         description="global batch [sequences]", **slider),
+            "best_split": widgets.ToggleButtons(options=(("set t, p, b", False), ("best split", True)),
+                                                value=best_split, description="split",
+                                                style={"description_width": "12em", "button_width": "7.5em"}),
+            "tensor_parallel": widgets.SelectionSlider(options=list(self.DEGREES), value=tensor_parallel,
+                                                       description="tensor-parallel t", **slider),
+            "pipeline_parallel": widgets.SelectionSlider(options=list(self.DEGREES), value=pipeline_parallel,
+                                                         description="pipeline stages p", **slider),
+            "microbatch_size": widgets.SelectionSlider(options=list(self.MICROBATCHES), value=microbatch_size,
+                                                       description="microbatch b [sequences]", **slider),
+            "interleave": widgets.SelectionSlider(options=list(self.INTERLEAVES), value=interleave,
+                                                  description="chunks per stage v", **slider),
+            "recompute": widgets.ToggleButtons(options=("none", "selective", "full"), value=recompute,
+                                               description="recomputation",
+                                               style={"description_width": "12em", "button_width": "5em"}),
+            "sequence_parallel": widgets.Checkbox(value=sequence_parallel, description="sequence parallelism",
+                                                  indent=False),
+            "zero_stage": widgets.SelectionSlider(options=[0, 1, 2, 3], value=zero_stage,
+                                                  description="ZeRO stage", **slider),
+            **{field: widgets.Checkbox(value=field in switches, description=label, indent=False)
+               for label, field in OVERLAP_SWITCHES},
+            "training_tokens": widgets.Dropdown(options=self.TOKENS, value=training_tokens,
+                                                description="train on [tokens]", **_CONTROL),
+        }
+        super().__init__(figure_size_in=(8.5, 3.6), subplots={"nrows": 2})
+        left = [self.controls[name] for name in ("model", "cluster", "gpus", "global_batch_size", "best_split",
+                                                 "tensor_parallel", "pipeline_parallel", "microbatch_size")]
+        right = [self.controls[name] for name in ("interleave", "recompute", "zero_stage", "training_tokens",
+                                                  "sequence_parallel")]
+        right += [self.controls[field] for _, field in OVERLAP_SWITCHES]
+        self.widget.children = (widgets.HBox([widgets.VBox(left), widgets.VBox(right)]),) + self.widget.children[1:]
+
+    def software(self, values):
+        """The stack the switches describe: Megatron-LM (2023) with the chosen MegaScale switches."""
+        chosen = {field: bool(values[field]) for _, field in OVERLAP_SWITCHES}
+        name = "MegaScale" if all(chosen.values()) else (
+            _BASE_STACK if not any(chosen.values()) else f"{_BASE_STACK} + some MegaScale switches")
+        return dataclasses.replace(software(_BASE_STACK), name=name, **chosen)
+
+    def compute(self, **values):
+        """The step (and the split used), or why the configuration is not possible."""
+        cluster = self.clusters[values["cluster"]]
+        stack = self.software(values)
+        common = {"recompute": values["recompute"], "sequence_parallel": values["sequence_parallel"],
+                  "zero_stage": values["zero_stage"]}
+        try:
+            if values["best_split"]:
+                sweep = parallel_sweep(values["model"], cluster, values["gpus"], values["global_batch_size"], stack,
+                                       interleave=values["interleave"], **common)
+                row = sweep.row(sweep.best())
+                t, p, b = row["tensor_parallel"], row["pipeline_parallel"], row["microbatch_size"]
+            else:
+                t, p, b = values["tensor_parallel"], values["pipeline_parallel"], values["microbatch_size"]
+            config = parallel_config(values["gpus"], global_batch_size=values["global_batch_size"], tensor_parallel=t,
+                                     pipeline_parallel=p, microbatch_size=b, interleave=values["interleave"],
+                                     **common)
+            step = training_step(values["model"], cluster, config, stack)
+        except ValueError as error:
+            return {"error": str(error)}
+        return {"step": step, "config": config, "software": stack.name, "tokens": values["training_tokens"],
+                "cluster": cluster if not isinstance(cluster, str) else CLUSTERS[cluster],
+                "best": values["best_split"]}
+
+    def describe(self, result):
+        if "error" in result:
+            return f"<b>Not possible:</b> {result['error']}"
+        step, config = result["step"], result["config"]
+        memory = step.memory
+        fits = ("fits" if memory.fits else "<b>does not fit</b>") + f": {memory.verdict().split(': ', 1)[1]}"
+        split = "best split" if result["best"] else "split"
+        bubble = pipeline_bubble_fraction(config.pipeline_parallel, config.microbatches, config.interleave)
+        exposed = step.tensor_parallel_s + step.pipeline_s + step.data_parallel_s
+        return (f"{split}: t = {config.tensor_parallel}, p = {config.pipeline_parallel}, "
+                f"d = {config.data_parallel}, b = {config.microbatch_size}, m = {config.microbatches} microbatches "
+                f"(bubble {bubble:.1%} of the ideal time). <b>Step {format_time(step.step_s)}</b>, of which "
+                f"exposed communication {format_time(exposed)}; <b>MFU {step.mfu:.1%}</b>, HFU {step.hfu:.1%}, "
+                f"{step.tokens_per_s:,.0f} tokens/s: {result['tokens'] / 1e9:,.0f} billion tokens in "
+                f"<b>{step.days_to_train(result['tokens']):,.1f} days</b> ({result['software']} on "
+                f"{result['cluster'].name}). "
+                f"Memory per GPU {fits}")
+
+    def _titles(self, result):
+        step = result["step"]
+        config = result["config"]
+        return (f"where the step goes: {format_time(step.step_s)} on {config.gpus:,} {result['cluster'].gpu}",
+                f"memory per GPU: {format_bytes(step.memory.total_bytes)} of {format_bytes(step.memory.capacity_bytes)}")
+
+    @styled
+    def draw(self, result):
+        top, bottom = self.axes
+        if "error" in result:
+            for ax in self.axes:
+                ax.set_axis_off()
+            top.text(0.5, 0.5, "this configuration is not possible: see the line above", ha="center", va="center",
+                     transform=top.transAxes)
+            return
+        for ax in self.axes:
+            ax.set_axis_on()
+        step = result["step"]
+        training_breakdown_plot([""], [step], ax=top, normalize=True)
+        top.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5)
+        top.set_yticks([])
+        memory_breakdown_plot([""], [step.memory], ax=bottom)
+        bottom.set_yticks([])
+        bottom.set_xlim(0, _memory_limit_gb(step.memory.total_bytes, step.memory.capacity_bytes))
+        bottom.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5)
+        first, second = self._titles(result)
+        top.set_title(first, loc="left", fontsize=10)
+        bottom.set_title(second, loc="left", fontsize=10)
+
+    @styled
+    def redraw(self, result):
+        # In place: the six step shares, the four memory parts, their labels and the titles. A new
+        # memory scale (the total crossed a power of two of the HBM) or GPU means a full draw.
+        top, bottom = self.axes
+        if "error" in result or not top.axison:
+            return None
+        step = result["step"]
+        memory = step.memory
+        capacity_lines = [line for line in bottom.lines if line.get_linestyle() == "--"]
+        if (len(top.patches) != len(TrainingStep.PARTS) or len(bottom.patches) != 4 or len(top.texts) != 1
+                or len(bottom.texts) != 1 or len(capacity_lines) != 1
+                or capacity_lines[0].get_xdata()[0] != memory.capacity_bytes / 1e9
+                or bottom.get_xlim()[1] != _memory_limit_gb(memory.total_bytes, memory.capacity_bytes)):
+            return None
+        left = 0.0
+        for bar, part in zip(top.patches, TrainingStep.PARTS):
+            width = 100 * float(getattr(step, part)) / float(step.step_s)
+            bar.set_x(left)
+            bar.set_width(width)
+            left += width
+        top.texts[0].set_x(left)
+        top.texts[0].set_text(f"  MFU {float(step.mfu):.0%}")
+        left = 0.0
+        for bar, part in zip(bottom.patches, ("weights_bytes", "gradients_bytes", "optimizer_bytes",
+                                              "activations_bytes")):
+            width = float(getattr(memory, part)) / 1e9
+            bar.set_x(left)
+            bar.set_width(width)
+            left += width
+        bottom.texts[0].set_x(left)
+        bottom.texts[0].set_text("  fits" if memory.fits else f"  short by {float(memory.shortfall_bytes) / 1e9:.0f} GB")
+        first, second = self._titles(result)
+        titles = [top.set_title(first, loc="left", fontsize=10), bottom.set_title(second, loc="left", fontsize=10)]
+        return [*top.patches, *top.texts, *bottom.patches, *bottom.texts, *titles]
+
+
+class PipelineSchedulePanel(Panel):
+    """Pipeline stages, microbatches and model chunks per stage → the schedule and its bubble.
+
+    Simulated pass by pass by :func:`~interconnect_lab.training.pipeline_schedule`;
+    the readout compares the simulated bubble with SC21's (p-1)/(vm).
+
+    Parameters
+    ----------
+    pipeline_parallel, microbatches, interleave : int
+        Initial p, m and v.
+    full_recompute : bool
+        Backward passes recompute the forward pass (3 units instead of 2).
+    """
+
+    INTERLEAVES = (1, 2, 3, 4)
+
+    def __init__(self, *, pipeline_parallel=4, microbatches=8, interleave=1, full_recompute=False):
+        slider = {"continuous_update": True, **_CONTROL}
+        self.controls = {
+            "pipeline_parallel": widgets.IntSlider(value=pipeline_parallel, min=1, max=8,
+                                                   description="pipeline stages p", **slider),
+            "microbatches": widgets.IntSlider(value=microbatches, min=1, max=32, description="microbatches m",
+                                              **slider),
+            "interleave": widgets.SelectionSlider(options=list(self.INTERLEAVES), value=interleave,
+                                                  description="chunks per stage v", **slider),
+            "full_recompute": widgets.Checkbox(value=full_recompute, indent=False,
+                                               description="full recomputation (backward = 3 forward passes)"),
+        }
+        super().__init__(figure_size_in=(8.0, 3.4))
+
+    def compute(self, *, pipeline_parallel, microbatches, interleave, full_recompute):
+        """The schedule, or why it cannot be built."""
+        try:
+            schedule = pipeline_schedule(pipeline_parallel, microbatches, interleave,
+                                         backward_ratio=3.0 if full_recompute else 2.0)
+        except ValueError as error:
+            return {"error": str(error)}
+        return {"schedule": schedule,
+                "formula": pipeline_bubble_fraction(pipeline_parallel, microbatches, interleave)}
+
+    def describe(self, result):
+        if "error" in result:
+            return f"<b>Not possible:</b> {result['error']}"
+        schedule = result["schedule"]
+        p, m, v = schedule.pipeline_parallel, schedule.microbatches, schedule.interleave
+        idle = schedule.makespan - schedule.ideal
+        return (f"<b>Bubble {schedule.bubble_fraction:.1%}</b> of the ideal time (simulated); "
+                f"(p&minus;1)/(v&middot;m) = {p - 1}/({v}&middot;{m}) = {result['formula']:.1%}. Each stage computes for "
+                f"{schedule.ideal:g} units and idles {idle:g} of {schedule.makespan:g}; the pipeline sends "
+                f"{2 * v * m} boundary transfers per stage per iteration ({v}&times; as many as without interleaving).")
+
+    @styled
+    def draw(self, result):
+        ax = self.axes
+        if "error" in result:
+            ax.set_axis_off()
+            ax.text(0.5, 0.5, "this schedule is not possible: see the line above", ha="center", va="center",
+                    transform=ax.transAxes)
+            return
+        ax.set_axis_on()
+        pipeline_schedule_plot(result["schedule"], ax=ax)
+
+    @styled
+    def redraw(self, result):
+        # In place while the stages, the time axis and the absence of microbatch labels stay:
+        # the 2p collections of passes and the title.
+        ax = self.axes
+        if "error" in result or not ax.axison:
+            return None
+        schedule = result["schedule"]
+        p = schedule.pipeline_parallel
+        collections = ax.collections
+        if (len(collections) != 2 * p or ax.texts or schedule.stage.size <= 64
+                or ax.get_xlim()[1] != schedule_time_limit(schedule)):
+            return None
+        for stage in range(p):
+            for kind, backward in enumerate((False, True)):
+                bars = schedule_bars(schedule, stage, backward)
+                y0, y1 = p - 1 - stage - 0.38, p - 1 - stage + 0.38
+                collections[2 * stage + kind].set_verts(
+                    [[(x, y0), (x, y1), (x + width, y1), (x + width, y0), (x, y0)] for x, width in bars])
+        return [*collections, ax.set_title(schedule_title(schedule), loc="left", fontsize=10)]
+
+
+class ZeroPlusPlusPanel(Panel):
+    """ZeRO-3 against ZeRO++ (each technique on or off) as the network gets faster or slower.
+
+    A model trained with ZeRO-3 data parallelism alone (no tensor or pipeline
+    parallelism, full recomputation, one sequence per GPU per step) on A100
+    nodes of 8 GPUs whose network is every per-GPU bandwidth of
+    :func:`~interconnect_lab.training.scale_out_variants`. MFU from
+    :func:`~interconnect_lab.training.network_scan`, volumes from
+    :func:`~interconnect_lab.training.zero_communication_volume`.
+
+    Parameters
+    ----------
+    model : str
+        Initial model.
+    bandwidth_gbit_per_s : float
+        Initial network bandwidth per GPU, one direction [Gb/s].
+    quantized_weights, hierarchical_partition, quantized_gradients : bool
+        Initial ZeRO++ techniques (qwZ, hpZ, qgZ).
+    """
+
+    MODELS = ("GPT-3 175B", "Llama 2 70B", "Llama 3 70B", "Llama 3 8B")
+    CLUSTER = "MegaScale"
+    GPUS = 384
+
+    def __init__(self, *, model="GPT-3 175B", bandwidth_gbit_per_s=50.0, quantized_weights=True,
+                 hierarchical_partition=True, quantized_gradients=True):
+        self.variants = scale_out_variants(self.CLUSTER)
+        options = [(f"{v.scale_out_bytes_per_s / u.Gbit_per_s:g} Gb/s ({v.nics_per_node} x {v.scale_out_link} "
+                    "per node)", index) for index, v in enumerate(self.variants)]
+        rates = [v.scale_out_bytes_per_s / u.Gbit_per_s for v in self.variants]
+        if bandwidth_gbit_per_s not in rates:
+            raise ValueError(f"bandwidth_gbit_per_s = {bandwidth_gbit_per_s} Gb/s is not offered; choose one of {rates}")
+        self.controls = {
+            "model": widgets.Dropdown(options=list(self.MODELS), value=model, description="model", **_CONTROL),
+            "network": widgets.SelectionSlider(options=options, value=rates.index(bandwidth_gbit_per_s),
+                                               description="network per GPU", continuous_update=False,
+                                               style=_CONTROL["style"], layout=widgets.Layout(width="40em")),
+            "quantized_weights": widgets.Checkbox(value=quantized_weights, indent=False,
+                                                  description="qwZ: INT8 weight all-gather"),
+            "hierarchical_partition": widgets.Checkbox(value=hierarchical_partition, indent=False,
+                                                       description="hpZ: a weight copy in every node"),
+            "quantized_gradients": widgets.Checkbox(value=quantized_gradients, indent=False,
+                                                    description="qgZ: INT4 gradient reduction"),
+        }
+        super().__init__(figure_size_in=(7.5, 3.2))
+
+    def compute(self, *, model, network, quantized_weights, hierarchical_partition, quantized_gradients):
+        """Both scans, the volumes and the chosen network."""
+        config = parallel_config(self.GPUS, global_batch_size=self.GPUS, recompute="full", zero_stage=3)
+        switches = {"quantized_weights": quantized_weights, "hierarchical_partition": hierarchical_partition,
+                    "quantized_gradients": quantized_gradients}
+        parts = [name for name, on in zip(("qwZ", "hpZ", "qgZ"), switches.values()) if on]
+        base = software("DeepSpeed ZeRO-3")
+        chosen = dataclasses.replace(base, name="ZeRO++ (" + (", ".join(parts) or "no technique on") + ")",
+                                     **switches)
+        return {"model": model, "index": network, "chosen_name": chosen.name,
+                "scans": {"ZeRO-3": network_scan(model, self.CLUSTER, config, base),
+                          chosen.name: network_scan(model, self.CLUSTER, config, chosen)},
+                "volumes": (zero_communication_volume(3), zero_communication_volume(3, **switches)),
+                "model_bytes": 2.0 * parameter_count(MODELS[model])}
+
+    def describe(self, result):
+        plain, chosen = result["scans"].values()
+        i = result["index"]
+        before, after = result["volumes"]
+        size = result["model_bytes"]
+        return (f"Across nodes, per GPU per iteration: ZeRO-3 moves {before.cross_node:g}M = "
+                f"{format_bytes(before.cross_node * size)}, {result['chosen_name']} {after.cross_node:g}M = "
+                f"{format_bytes(after.cross_node * size)} (M = the model's {format_bytes(size)} of 16-bit weights). "
+                f"At {plain.bandwidth_bytes_per_s[i] / u.Gbit_per_s:g} Gb/s per GPU: MFU "
+                f"<b>{plain.mfu[i]:.1%} &rarr; {chosen.mfu[i]:.1%}</b>, "
+                f"<b>{plain.step_s[i] / chosen.step_s[i]:.2f}&times;</b> the throughput; exposed data-parallel time "
+                f"{format_time(plain.data_parallel_s[i])} &rarr; {format_time(chosen.data_parallel_s[i])} per step.")
+
+    def _title(self, result):
+        return f"{result['model']} on {self.GPUS} A100, ZeRO-3 data parallelism, one sequence per GPU"
+
+    @styled
+    def draw(self, result):
+        scans = result["scans"]
+        first = next(iter(scans.values()))
+        network_scan_plot(scans, ax=self.axes, marker_bytes_per_s=first.bandwidth_bytes_per_s[result["index"]])
+        self.axes.set_ylim(0, 70)
+        self.axes.set_title(self._title(result), loc="left", fontsize=10)
+
+    @styled
+    def redraw(self, result):
+        # In place: the two curves, the marker line, the legend's second label and the title.
+        ax = self.axes
+        if len(ax.lines) != 3 or ax.get_legend() is None:
+            return None
+        scans = list(result["scans"].items())
+        for line, (_, scan) in zip(ax.lines[:2], scans):
+            line.set_ydata(100 * scan.mfu)
+        x = scans[0][1].bandwidth_bytes_per_s[result["index"]] * 8 / 1e9
+        ax.lines[2].set_xdata([x, x])
+        legend = ax.get_legend()
+        legend.texts[1].set_text(scans[1][0])
+        title = ax.set_title(self._title(result), loc="left", fontsize=10)
+        return [*ax.lines, legend, title]
