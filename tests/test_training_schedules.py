@@ -137,3 +137,18 @@ def test_zero_plus_plus_gains_most_where_the_network_is_slow():
     assert np.all(np.diff(gain) <= 1e-9)
     with_hpz_only = dataclasses.replace(tr.software("DeepSpeed ZeRO-3"), hierarchical_partition=True)
     assert tr.network_scan("GPT-3 175B", "MegaScale", config, with_hpz_only).step_s[0] < plain.step_s[0]
+
+
+def test_block_quantization_scales_each_block():
+    g = np.random.default_rng(3).standard_t(3, 10_000)
+    whole = tr.gradient_compression(g, "quantize", bits=4, rng=7)
+    one_block = tr.gradient_compression(g, "quantize", bits=4, block_size=g.size, rng=7)
+    assert one_block == whole                                        # one block is the whole-tensor scale
+    blocks = tr.gradient_compression(g, "quantize", bits=4, block_size=100, rng=7)
+    assert blocks.bytes_sent == g.size * 4 / 8 + 4 * 100            # a 4-byte scale per block
+    assert blocks.relative_error < whole.relative_error / 2
+    ragged = tr.gradient_compression(g[:1050], "quantize", bits=8, block_size=100, rng=7)
+    assert ragged.bytes_sent == 1050 + 4 * 11                        # the last, short block has a scale too
+    assert tr.gradient_compression(np.zeros(10), "quantize", block_size=3).relative_error == 0.0
+    with pytest.raises(ValueError, match="block_size"):
+        tr.gradient_compression(g, "quantize", block_size=0)
