@@ -50,11 +50,18 @@ def test_flow_splitting_plot_draws_mean_band_and_references():
         flow_splitting_plot([1, 2], slowdowns)
 
 
-def test_spray_arrivals_plot_one_colour_per_path_and_the_frontier():
+def test_spray_arrivals_plot_one_colour_per_delay_and_the_frontier():
     arrivals = spray_arrivals([2e-6, 2e-6, 3.5e-6], 30, 4096, 100e9)
     ax = spray_arrivals_plot(arrivals)
     lines = ax.get_lines()
-    assert len(lines) == 4  # three paths and the in-order frontier
-    assert sum(len(line.get_xdata()) for line in lines[:3]) == 30
-    assert lines[3].get_ydata().tolist() == list(range(30))
+    assert len(lines) == 3  # the two 2 µs paths, the 3.5 µs path, the in-order frontier
+    assert [len(line.get_xdata()) for line in lines[:2]] == [20, 10]
+    assert lines[2].get_ydata().tolist() == list(range(30))
+    labels = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert labels == ["paths 0–1: delay 2 µs", "path 2: delay 3.5 µs", "in-order frontier"]
     assert "[µs]" in ax.get_xlabel() and "[-]" in ax.get_ylabel()
+
+
+def test_spray_arrivals_plot_can_leave_delays_out_of_the_legend():
+    ax = spray_arrivals_plot(spray_arrivals([1e-6, 3e-6, 1e-6], 12, 4096, 100e9), label_delays=False)
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == ["paths 0, 2", "path 1", "in-order frontier"]

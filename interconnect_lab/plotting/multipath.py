@@ -127,12 +127,13 @@ def flow_splitting_plot(parts, slowdowns, *, references=None, ax=None, title=Non
 
 
 @styled
-def spray_arrivals_plot(arrivals, *, ax=None, title=None):
-    """Sequence number against arrival time for a sprayed message, one colour per path.
+def spray_arrivals_plot(arrivals, *, ax=None, title=None, label_delays=True):
+    """Sequence number against arrival time for a sprayed message, one colour per path delay.
 
-    The black step is the in-order frontier: when each packet could be handed
-    on if the receiver had to deliver in order. The horizontal gap between a
-    dot and the step is the time that packet waits in a reorder buffer.
+    Paths with the same delay share a colour. The black step is the in-order
+    frontier: when each packet could be handed on if the receiver had to
+    deliver in order. The horizontal gap between a dot and the step is the
+    time that packet waits in a reorder buffer.
 
     Parameters
     ----------
@@ -142,23 +143,29 @@ def spray_arrivals_plot(arrivals, *, ax=None, title=None):
         Axes to draw on; a new figure is made if omitted.
     title : str, optional
         Title.
+    label_delays : bool
+        Whether the legend gives each group's delay (a panel that moves the
+        delays keeps its legend fixed with ``False``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        ``ax.get_lines()`` holds one line per distinct path delay, fastest
+        first, then the in-order frontier.
     """
     if ax is None:
         _, ax = new_figure(7.0, 3.6)
     unit, size = _time_unit(arrivals.completion_time_s)
     sequence = np.arange(arrivals.packets)
-    delay_unit, delay_size = _time_unit(max(float(arrivals.path_delays_s.max()), 1e-12))
-    for path, delay in enumerate(arrivals.path_delays_s):
-        on_path = arrivals.paths == path
-        if not on_path.any():
-            continue
-        ax.plot(arrivals.arrival_times_s[on_path] / size, sequence[on_path], linestyle="none", marker="o",
-                markersize=4, color=_PATH_COLORS[path % len(_PATH_COLORS)],
-                label=f"path {path}: delay {delay / delay_size:.3g} {delay_unit}")
+    delays = arrivals.path_delays_s
+    delay_unit, delay_size = _time_unit(max(float(delays.max()), 1e-12))
+    for group, delay in enumerate(np.unique(delays)):
+        paths = np.flatnonzero(delays == delay)
+        on_group = np.isin(arrivals.paths, paths)
+        name = _path_list(paths)
+        label = f"{name}: delay {delay / delay_size:.3g} {delay_unit}" if label_delays else name
+        ax.plot(arrivals.arrival_times_s[on_group] / size, sequence[on_group], linestyle="none", marker="o",
+                markersize=4, color=_PATH_COLORS[group % len(_PATH_COLORS)], label=label)
     ax.step(arrivals.in_order_times_s / size, sequence, where="post", color=PALETTE["black"], linewidth=1.2,
             label="in-order frontier")
     ax.set_xlabel(f"arrival time at the receiver [{unit}]")
@@ -169,3 +176,12 @@ def spray_arrivals_plot(arrivals, *, ax=None, title=None):
     if title:
         ax.set_title(title, loc="left")
     return ax
+
+
+def _path_list(paths):
+    """'path 3', 'paths 0-2' or 'paths 0, 2, 5'."""
+    if paths.size == 1:
+        return f"path {paths[0]}"
+    if np.all(np.diff(paths) == 1):
+        return f"paths {paths[0]}–{paths[-1]}"
+    return "paths " + ", ".join(str(p) for p in paths)
