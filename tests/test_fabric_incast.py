@@ -122,3 +122,17 @@ def test_trimming_beats_go_back_n_beats_timeouts():
         incast_collapse([2], 4096, 1e9, 4096, 4096, link_delay_s=1e-6, flow_controls=("lossless/go-back-n",))
     with pytest.raises(ValueError, match="applies to drop-tail only"):
         IncastSimulation(**TINY, flow_control="trimming", recovery="go-back-n")
+
+
+def test_go_back_n_timer_fires_after_a_timeout_that_resent_at_the_same_instant():
+    # Regression: a resend at the very instant of a timeout was dropped again, and its
+    # timer (send time + timeout, computed with round-off) looked older than the rewind,
+    # so it was ignored and the simulation stalled with packets undelivered.
+    from interconnect_lab.fabric.incast import IncastSimulation
+
+    simulation = IncastSimulation(32, 64 * 1024, 50e9, 8 * 4096, 4096, "drop-tail",
+                                  link_delay_s=1e-6, retransmission_timeout_s=0.01,
+                                  recovery="go-back-n")
+    result = simulation.run()
+    assert simulation.done
+    assert result.timeouts > 0 and result.completion_time_s > 0.01

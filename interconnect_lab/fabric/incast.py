@@ -304,7 +304,9 @@ class IncastSimulation:
             self.sent_bytes += self.packet_bytes
             self.log.append((self.now_s, "send", index, seq))
             self._schedule(self.now_s + self.packet_time, "link-free", sender, -1)
-            self._schedule(self.now_s + self.packet_time + self.delay, "arrive", index, seq)
+            # The arrival carries its send time exactly, so that a timer started at the send is
+            # compared with later rewinds without floating-point round-off.
+            self._schedule(self.now_s + self.packet_time + self.delay, "arrive", index, (seq, self.now_s))
             return
 
     def _on_link_free(self, sender, _):
@@ -312,7 +314,8 @@ class IncastSimulation:
         self._on_try(sender, -1)
 
     # The switch -------------------------------------------------------------------------
-    def _on_arrive(self, index, seq):
+    def _on_arrive(self, index, packet):
+        seq, sent_s = packet
         flow = self.flows[index]
         port = flow.port
         if self.queue_bytes[port] + self.packet_bytes > self.buffer_bytes and self.flow_control != "lossless":
@@ -320,8 +323,7 @@ class IncastSimulation:
                 self.drops += 1
                 self.log.append((self.now_s, "drop", index, seq))
                 # The sender's timer for this packet, started when it was sent, will fire.
-                sent_s = self.now_s - self.packet_time - self.delay
-                self._schedule(max(self.now_s, sent_s + self.timeout), "timer", index, seq)
+                self._schedule(max(self.now_s, sent_s + self.timeout), "timer", index, (seq, sent_s))
             else:
                 self.trims += 1
                 self.log.append((self.now_s, "trim", index, seq))
@@ -431,12 +433,13 @@ class IncastSimulation:
             flow.last_rewind_s = self.now_s
         self._on_try(flow.sender, -1)
 
-    def _on_timer(self, index, seq):
+    def _on_timer(self, index, packet):
+        seq, sent_s = packet
         # Timers are modelled only for dropped packets: a delivered packet's acknowledgement stops its timer.
         flow = self.flows[index]
         if self.go_back_n:
             # One timer per connection: a packet sent before the sender last went back has been sent again.
-            if flow.expected > seq or self.now_s - self.timeout < flow.last_rewind_s:
+            if flow.expected > seq or sent_s < flow.last_rewind_s:
                 return
             self.timeouts += 1
             flow.last_rewind_s = self.now_s
