@@ -14,6 +14,7 @@ from __future__ import annotations
 import statistics
 import timeit
 
+import benchlib
 import numpy as np
 
 from interconnect_lab import catalog
@@ -56,10 +57,15 @@ def main():
     total = median_seconds(every_curve, number=10)
     print(f"\nall {len(cases)} curves x {POINTS} sizes: {total * 1e3:.2f} ms "
           f"({total / (len(cases) * POINTS) * 1e9:.0f} ns per point)")
+    benchlib.record("collectives", f"every algorithm's curve, {len(cases)} curves x {POINTS:,} sizes",
+                    samples_s=benchlib.measure(every_curve, repeat=5 if benchlib.quick() else 30),
+                    budget_ms=5, note="what a panel redrawing every curve needs")
 
     crossover = median_seconds(
         lambda: c.crossover_size("all_reduce", 64, first="ring", second="tree", **network), number=200)
     print(f"crossover_size (ring vs tree): {crossover * 1e6:.0f} µs")
+    benchlib.record("collectives", "crossover size, ring against tree (64 ranks, NDR)", seconds=crossover,
+                    budget_ms=5)
 
     print("\nreference implementations on numpy arrays (8 ranks, 2**16 float64 each):")
     rng = np.random.default_rng(0)
