@@ -84,14 +84,15 @@ class SprayPanel(Panel):
         self.axes.set_xlim(0, self._shape(arrivals)[3])
         self._drawn_shape = self._shape(arrivals)
 
-    @staticmethod
-    def _shape(arrivals):
+    def _shape(self, arrivals):
         """What fixes the figure's legend and scales: packets, path groups, time unit, time axis."""
         delays = arrivals.path_delays_s
         groups = tuple(tuple(np.flatnonzero(delays == d)) for d in np.unique(delays))
         unit = _time_unit(arrivals.completion_time_s)
-        # The time axis is rounded up to whole steps, so that small changes of the queue keep it.
-        right = 4 * float(np.ceil(1.02 * arrivals.completion_time_s / unit[1] / 4))
+        # The time axis spans the largest queue the slider offers, so moving the queue keeps the scale.
+        longest_s = (self.base_delay_s + self.controls["queue_us"].max * u.us
+                     + (arrivals.packets + 1) * self.packet_bytes / self.rate)
+        right = 2 * float(np.ceil(1.02 * longest_s / unit[1] / 2))
         return arrivals.packets, groups, unit, right
 
     def redraw(self, arrivals):
