@@ -15,6 +15,7 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.training` — transformer FLOPs and memory, parallel step time, MFU
 - :mod:`~interconnect_lab.fabric` — flow-level simulation of fat trees: routing, congestion,
   incast, stragglers
+- :mod:`~interconnect_lab.reliability` — failures, checkpoint intervals and effective training time
 
 Figures live in :mod:`interconnect_lab.plotting` and interactive panels in
 :mod:`interconnect_lab.widgets`; import those explicitly (they need matplotlib
@@ -22,8 +23,8 @@ and ipywidgets, which the model does not).
 """
 
 from . import (
-    catalog, collectives, collectives_reference, cost, fabric, pricebook, published, sources,
-    topology, training, units, utilization,
+    catalog, collectives, collectives_reference, cost, fabric, pricebook, published, reliability,
+    sources, topology, training, units, utilization,
 )
 from .collectives import (
     CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
@@ -31,6 +32,7 @@ from .collectives import (
     reduce_scatter_time,
 )
 from .cost import ClusterCost, cluster_cost
+from .reliability import CheckpointPlan, checkpoint_plan, system_mtbf
 from .topology import (
     FatTree, PathLatency, ScaleUpDomain, fat_tree, max_hosts, path_latency, scale_up_domain,
 )
@@ -57,7 +59,7 @@ __version__ = "0.1.0"
 __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
-    "collectives_reference", "topology", "pricebook", "cost", "training", "fabric",
+    "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
@@ -75,4 +77,6 @@ __all__ = [
     "TransformerModel", "transformer_model", "parallel_config", "training_step", "TrainingStep",
     "memory_per_gpu", "parallel_sweep", "system_cluster", "tensor_parallel_layer",
     "TensorParallelLayer",
+    # reliability
+    "system_mtbf", "checkpoint_plan", "CheckpointPlan",
 ]

@@ -16,6 +16,7 @@ from .fabric import (
 )
 from .links import link_generations_plot
 from .nvlink import bandwidth_ladder_plot, ladder_entry, nvlink_domain_plot, tensor_parallel_plot
+from .reliability import checkpoint_plot, interruption_causes_plot, interval_tradeoff_plot
 from .style import COLORS, PALETTE, new_figure, styled
 from .tables import Table
 from .topology import fat_tree_plot, latency_breakdown_plot, max_hosts_plot, switch_count_plot
@@ -38,6 +39,8 @@ __all__ = [
     # fabric
     "flow_completion_plot", "line_rate_plot", "link_utilization_plot", "incast_collapse_plot",
     "victim_slowdown_plot", "straggler_scaling_plot", "slow_rank_plot",
+    # reliability
+    "interruption_causes_plot", "interval_tradeoff_plot", "checkpoint_plot",
     # training
     "training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
 ]

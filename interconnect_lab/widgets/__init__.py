@@ -9,6 +9,7 @@ from .cost import ClusterCostPanel
 from .fabric import IncastPanel, RoutingPanel, StragglerPanel
 from .nvlink import NVLinkDomainPanel, TensorParallelPanel
 from .panel import Panel
+from .reliability import CheckpointPanel
 from .topology import FatTreePanel
 from .utilization import StepTimePanel
 
@@ -18,5 +19,5 @@ __all__ = [
     "TensorParallelPanel", "NVLinkDomainPanel",
     "FatTreePanel", "ClusterCostPanel",
     "CollectivePanel", "HierarchicalAllReducePanel",
-    "RoutingPanel", "IncastPanel", "StragglerPanel",
+    "RoutingPanel", "IncastPanel", "StragglerPanel", "CheckpointPanel",
 ]
