@@ -73,3 +73,11 @@ def test_scaling_ablation_scan_and_compression_plots():
     g = np.random.default_rng(0).standard_normal(1000)
     ax = compression_tradeoff_plot({"top-k": [("1%", tr.gradient_compression(g, "top-k", fraction=0.01))]})
     assert ax.get_xscale() == "log" and "relative error" in ax.get_ylabel()
+
+
+def test_scaling_series_sharing_a_label_share_a_legend_entry():
+    from interconnect_lab.plotting.training import mfu_scaling_plot
+    entry = {"label": "a", "published": [0.5, 0.48], "modelled": [0.51, 0.5], "color": "#0072B2"}
+    ax = mfu_scaling_plot([{**entry, "gpus": [256, 512]}, {**entry, "gpus": [4096, 8192]}])
+    assert [text.get_text() for text in ax.get_legend().texts] == ["a: published", "a: model"]
+    assert len(ax.lines) == 4

@@ -264,7 +264,8 @@ def mfu_scaling_plot(series, *, ax=None, title=None):
     ----------
     series : sequence of dict
         Each with ``label`` (str), ``gpus`` (GPU counts), ``published`` and
-        ``modelled`` (MFU [-] at those counts).
+        ``modelled`` (MFU [-] at those counts), and optionally ``color``.
+        Series that share a label share one legend entry.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
     title : str, optional
@@ -280,14 +281,16 @@ def mfu_scaling_plot(series, *, ax=None, title=None):
     if ax is None:
         _, ax = new_figure(7.0, 3.8)
     colors = [COLORS["compute"], COLORS["communication"], PALETTE["green"], PALETTE["orange"]]
-    ticks = set()
+    ticks, labelled = set(), set()
     for index, entry in enumerate(series):
         gpus = np.asarray(entry["gpus"], dtype=float)
-        color = colors[index % len(colors)]
+        color = entry.get("color", colors[index % len(colors)])
+        first = entry["label"] not in labelled
+        labelled.add(entry["label"])
         ax.plot(gpus, 100 * np.asarray(entry["published"]), "o", color=color, markersize=7,
-                label=f"{entry['label']}: published")
+                label=f"{entry['label']}: published" if first else None)
         ax.plot(gpus, 100 * np.asarray(entry["modelled"]), "--", color=color, marker="x", markersize=6,
-                label=f"{entry['label']}: model")
+                label=f"{entry['label']}: model" if first else None)
         ticks.update(gpus.tolist())
     ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(ticks), [f"{int(t):,}" for t in sorted(ticks)], rotation=45, ha="right")
@@ -437,7 +440,7 @@ def compression_tradeoff_plot(results, *, ax=None, title=None):
     ax.set_yscale("log")
     ax.set_xlabel("compression ratio [16-bit bytes / bytes sent]")
     ax.set_ylabel("relative error ‖g − ĝ‖ / ‖g‖")
-    ax.legend(loc="upper left", fontsize=9)
+    ax.legend(loc="lower right", fontsize=9)
     if title:
         ax.set_title(title, loc="left")
     return ax

@@ -24,6 +24,8 @@ from .panel import Panel
 __all__ = ["TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "OVERLAP_SWITCHES", "cluster_choices"]
 
 _CONTROL = {"style": {"description_width": "12em"}, "layout": widgets.Layout(width="29em")}
+# The run panel's two columns of controls, each half the page wide.
+_COLUMN = {"style": {"description_width": "12.5em"}, "layout": widgets.Layout(width="97%")}
 
 #: The switches the run panel offers, as (label, :class:`~interconnect_lab.training.Software` field).
 #: All on, over the ``"Megatron-LM 2023"`` stack, is the ``"MegaScale"`` stack.
@@ -103,27 +105,26 @@ class TrainingRunPanel(Panel):
                               if label == cluster or value == cluster), None)
         if cluster_label is None:
             raise ValueError(f"cluster {cluster!r} is not offered; choose one of {', '.join(map(repr, labels))}")
-        slider = {"continuous_update": False, **_CONTROL}
+        slider = {"continuous_update": False, **_COLUMN}
         self.controls = {
-            "model": widgets.Dropdown(options=list(MODELS), value=model, description="model", **_CONTROL),
-            "cluster": widgets.Dropdown(options=labels, value=cluster_label, description="cluster", **_CONTROL),
+            "model": widgets.Dropdown(options=list(MODELS), value=model, description="model", **_COLUMN),
+            "cluster": widgets.Dropdown(options=labels, value=cluster_label, description="cluster", **_COLUMN),
             "gpus": widgets.SelectionSlider(options=list(self.GPU_COUNTS), value=gpus, description="GPUs", **slider),
             "global_batch_size": widgets.SelectionSlider(options=list(self.BATCHES), value=global_batch_size,
-                                                         description="global batch [sequences]", **slider),
-            "best_split": widgets.ToggleButtons(options=(("set t, p, b", False), ("best split", True)),
-                                                value=best_split, description="split",
-                                                style={"description_width": "12em", "button_width": "7.5em"}),
+                                                         description="batch [sequences]", **slider),
+            "best_split": widgets.Dropdown(options=(("set t, p and b below", False),
+                                                    ("best split (sweep)", True)),
+                                           value=best_split, description="split", **_COLUMN),
             "tensor_parallel": widgets.SelectionSlider(options=list(self.DEGREES), value=tensor_parallel,
                                                        description="tensor-parallel t", **slider),
             "pipeline_parallel": widgets.SelectionSlider(options=list(self.DEGREES), value=pipeline_parallel,
                                                          description="pipeline stages p", **slider),
             "microbatch_size": widgets.SelectionSlider(options=list(self.MICROBATCHES), value=microbatch_size,
-                                                       description="microbatch b [sequences]", **slider),
+                                                       description="microbatch [sequences]", **slider),
             "interleave": widgets.SelectionSlider(options=list(self.INTERLEAVES), value=interleave,
                                                   description="chunks per stage v", **slider),
-            "recompute": widgets.ToggleButtons(options=("none", "selective", "full"), value=recompute,
-                                               description="recomputation",
-                                               style={"description_width": "12em", "button_width": "5em"}),
+            "recompute": widgets.Dropdown(options=("none", "selective", "full"), value=recompute,
+                                          description="recomputation", **_COLUMN),
             "sequence_parallel": widgets.Checkbox(value=sequence_parallel, description="sequence parallelism",
                                                   indent=False),
             "zero_stage": widgets.SelectionSlider(options=[0, 1, 2, 3], value=zero_stage,
@@ -131,15 +132,17 @@ class TrainingRunPanel(Panel):
             **{field: widgets.Checkbox(value=field in switches, description=label, indent=False)
                for label, field in OVERLAP_SWITCHES},
             "training_tokens": widgets.Dropdown(options=self.TOKENS, value=training_tokens,
-                                                description="train on [tokens]", **_CONTROL),
+                                                description="train on [tokens]", **_COLUMN),
         }
         super().__init__(figure_size_in=(8.5, 3.6), subplots={"nrows": 2})
         left = [self.controls[name] for name in ("model", "cluster", "gpus", "global_batch_size", "best_split",
                                                  "tensor_parallel", "pipeline_parallel", "microbatch_size")]
-        right = [self.controls[name] for name in ("interleave", "recompute", "zero_stage", "training_tokens",
+        right = [self.controls[name] for name in ("interleave", "zero_stage", "recompute", "training_tokens",
                                                   "sequence_parallel")]
         right += [self.controls[field] for _, field in OVERLAP_SWITCHES]
-        self.widget.children = (widgets.HBox([widgets.VBox(left), widgets.VBox(right)]),) + self.widget.children[1:]
+        column = widgets.Layout(width="50%")
+        self.widget.children = ((widgets.HBox([widgets.VBox(left, layout=column), widgets.VBox(right, layout=column)]),)
+                                + self.widget.children[1:])
 
     def software(self, values):
         """The stack the switches describe: Megatron-LM (2023) with the chosen MegaScale switches."""
@@ -282,7 +285,7 @@ class PipelineSchedulePanel(Panel):
             "interleave": widgets.SelectionSlider(options=list(self.INTERLEAVES), value=interleave,
                                                   description="chunks per stage v", **slider),
             "full_recompute": widgets.Checkbox(value=full_recompute, indent=False,
-                                               description="full recomputation (backward = 3 forward passes)"),
+                                               description="full recomputation"),
         }
         super().__init__(figure_size_in=(8.0, 3.4))
 
@@ -304,8 +307,9 @@ class PipelineSchedulePanel(Panel):
         idle = schedule.makespan - schedule.ideal
         return (f"<b>Bubble {schedule.bubble_fraction:.1%}</b> of the ideal time (simulated); "
                 f"(p&minus;1)/(v&middot;m) = {p - 1}/({v}&middot;{m}) = {result['formula']:.1%}. Each stage computes for "
-                f"{schedule.ideal:g} units and idles {idle:g} of {schedule.makespan:g}; the pipeline sends "
-                f"{2 * v * m} boundary transfers per stage per iteration ({v}&times; as many as without interleaving).")
+                f"{schedule.ideal:g} units (a forward pass is 1, a backward {schedule.backward_ratio:g}) and idles "
+                f"{idle:g} of {schedule.makespan:g}; it sends {2 * v * m} boundary transfers per iteration"
+                + (f", {v}&times; as many as without interleaving." if v > 1 else "."))
 
     @styled
     def draw(self, result):
@@ -367,8 +371,7 @@ class ZeroPlusPlusPanel(Panel):
     def __init__(self, *, model="GPT-3 175B", bandwidth_gbit_per_s=50.0, quantized_weights=True,
                  hierarchical_partition=True, quantized_gradients=True):
         self.variants = scale_out_variants(self.CLUSTER)
-        options = [(f"{v.scale_out_bytes_per_s / u.Gbit_per_s:g} Gb/s ({v.nics_per_node} x {v.scale_out_link} "
-                    "per node)", index) for index, v in enumerate(self.variants)]
+        options = [(f"{v.scale_out_bytes_per_s / u.Gbit_per_s:g} Gb/s", index) for index, v in enumerate(self.variants)]
         rates = [v.scale_out_bytes_per_s / u.Gbit_per_s for v in self.variants]
         if bandwidth_gbit_per_s not in rates:
             raise ValueError(f"bandwidth_gbit_per_s = {bandwidth_gbit_per_s} Gb/s is not offered; choose one of {rates}")
@@ -376,7 +379,7 @@ class ZeroPlusPlusPanel(Panel):
             "model": widgets.Dropdown(options=list(self.MODELS), value=model, description="model", **_CONTROL),
             "network": widgets.SelectionSlider(options=options, value=rates.index(bandwidth_gbit_per_s),
                                                description="network per GPU", continuous_update=False,
-                                               style=_CONTROL["style"], layout=widgets.Layout(width="40em")),
+                                               **_CONTROL),
             "quantized_weights": widgets.Checkbox(value=quantized_weights, indent=False,
                                                   description="qwZ: INT8 weight all-gather"),
             "hierarchical_partition": widgets.Checkbox(value=hierarchical_partition, indent=False,
@@ -409,7 +412,8 @@ class ZeroPlusPlusPanel(Panel):
         return (f"Across nodes, per GPU per iteration: ZeRO-3 moves {before.cross_node:g}M = "
                 f"{format_bytes(before.cross_node * size)}, {result['chosen_name']} {after.cross_node:g}M = "
                 f"{format_bytes(after.cross_node * size)} (M = the model's {format_bytes(size)} of 16-bit weights). "
-                f"At {plain.bandwidth_bytes_per_s[i] / u.Gbit_per_s:g} Gb/s per GPU: MFU "
+                f"At {plain.bandwidth_bytes_per_s[i] / u.Gbit_per_s:g} Gb/s per GPU ({self.variants[i].nics_per_node} "
+                f"{self.variants[i].scale_out_link} ports per {self.variants[i].gpus_per_node}-GPU node): MFU "
                 f"<b>{plain.mfu[i]:.1%} &rarr; {chosen.mfu[i]:.1%}</b>, "
                 f"<b>{plain.step_s[i] / chosen.step_s[i]:.2f}&times;</b> the throughput; exposed data-parallel time "
                 f"{format_time(plain.data_parallel_s[i])} &rarr; {format_time(chosen.data_parallel_s[i])} per step.")
