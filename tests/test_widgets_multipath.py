@@ -46,3 +46,11 @@ def test_no_queue_means_one_group_and_no_reordering():
     assert panel.result.out_of_order_fraction == 0
     assert "0% of the packets" in panel.readout.value
     assert len(panel.axes.get_lines()) == 2        # one delay group and the frontier
+
+
+def test_readout_names_the_setting_even_when_the_metrics_coincide():
+    # With random spraying, 8 and 9 paths can give the same metrics; the readout still changes.
+    panel = SprayPanel(paths=8, queue_us=3.0, order="random")
+    before = panel.readout.value
+    panel.controls["paths"].value = 9
+    assert "over 9 paths" in panel.readout.value and panel.readout.value != before

@@ -71,7 +71,12 @@ class SprayPanel(Panel):
                               seed=0 if order == "random" else None)
 
     def describe(self, arrivals):
-        return (f"{arrivals.out_of_order_fraction:.0%} of the packets are overtaken; in-order delivery needs a "
+        delays = arrivals.path_delays_s
+        queue_s = float(delays.max() - delays.min())
+        setting = (f"{arrivals.packets} packets sprayed ({self.controls['order'].value}) over "
+                   f"{delays.size} path{'s' if delays.size > 1 else ''}"
+                   + (f", one with {u.format_time(queue_s)} of queue: " if queue_s > 0 else ", none queued: "))
+        return (setting + f"{arrivals.out_of_order_fraction:.0%} of the packets are overtaken; in-order delivery needs a "
                 f"reorder buffer of <b>{u.format_bytes(arrivals.reorder_buffer_bytes)}</b>; a go-back-N receiver "
                 f"keeps <b>{arrivals.go_back_n_accepted} of {arrivals.packets}</b> packets on its first pass; "
                 f"with direct placement the message is complete at {u.format_time(arrivals.completion_time_s)}")
