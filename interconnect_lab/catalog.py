@@ -476,6 +476,9 @@ class System:
         Compute-fabric adapters per system.
     power_w : float or None
         System power where sourced [W].
+    cpu_sockets : int or None
+        CPU sockets (NUMA domains with their own host memory) where sourced; the
+        GPUs and NICs are split evenly among them.
     sources : tuple of Source
         Where the figures come from.
 
@@ -498,6 +501,7 @@ class System:
     nic: str | None
     nics: int
     power_w: float | None = None
+    cpu_sockets: int | None = None
     sources: tuple[Source, ...]
 
     def __post_init__(self):
@@ -508,6 +512,18 @@ class System:
         check_integer("System.scale_up_switches", self.scale_up_switches, minimum=0)
         check_integer("System.nics", self.nics, minimum=0)
         _check_positive_fields(self, [("power_w", "W")], allow_none=("power_w",))
+        _check_optional_integers(self, ("cpu_sockets",), minimum=1)
+
+    @property
+    def gpus_per_socket(self) -> int | None:
+        """GPUs attached to one CPU socket; None where the sockets are not sourced.
+
+        Examples
+        --------
+        >>> system("DGX H100").gpus_per_socket
+        4
+        """
+        return None if self.cpu_sockets is None else self.gpus // self.cpu_sockets
 
 
 # MemoryTier -----------------------------------------------------------------------
@@ -1109,7 +1125,14 @@ SYSTEMS = _table([
         scale_up_switch="NVSwitch 3", scale_up_switches=4,
         nic="ConnectX-7", nics=8,
         power_w=10.2 * u.kW,
+        cpu_sockets=2,
         sources=(NVIDIA_SUPERPOD_H100_COMPONENTS, NVIDIA_NVSWITCH3_BLOG, GLENN_NVLINK,
+                 Source(title="NVIDIA DGX H100/H200 System User Guide, 1.2.3 Network Modules, Table 6",
+                        year=2023,
+                        url="https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html",
+                        note=("two network modules of four ConnectX-7 each, one per CPU; the table pairs "
+                              "each compute-fabric port with one GPU, GPUs 0-3 on module/CPU 0 and 4-7 on "
+                              "module/CPU 1 (read in a copy of the guide)")),
                  Source(title="NVIDIA DGX H100 System User Guide", year=2023,
                         url="https://docs.nvidia.com/dgx/dgxh100-user-guide/",
                         estimate=True,

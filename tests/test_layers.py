@@ -5,7 +5,8 @@ import sys
 import textwrap
 
 MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
-                 "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability"]
+                 "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
+                 "rdma"]
 
 
 def test_model_imports_without_matplotlib_or_ipywidgets():
