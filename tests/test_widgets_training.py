@@ -160,3 +160,19 @@ def test_output_widget_holds_the_current_figure(cls):
         control.value = other_value(control)
         (output,) = panel.output.outputs
         assert base64.b64decode(output["data"]["image/png"]) == panel.png()
+
+
+def test_every_slider_still_changes_text_and_figure_when_the_run_is_impossible():
+    # A reader moving sliders one after another can land on impossible splits; each move must still show.
+    panel = TrainingRunPanel(interleave=8)                  # 96 layers do not split into 8 stages x 8 chunks
+    assert "Not possible" in panel.readout.value
+    for name, value in (("zero_stage", 1), ("gpus", 16384), ("global_batch_size", 8192), ("tensor_parallel", 16),
+                        ("pipeline_parallel", 16), ("microbatch_size", 4)):
+        readout, image = panel.readout.value, panel.png()
+        panel.controls[name].value = value
+        assert "Not possible" in panel.readout.value, name
+        assert panel.readout.value != readout and panel.png() != image, name
+    schedule = PipelineSchedulePanel(pipeline_parallel=4, microbatches=6, interleave=2)
+    readout, image = schedule.readout.value, schedule.png()
+    schedule.controls["microbatches"].value = 7
+    assert "Not possible" in schedule.readout.value and schedule.readout.value != readout and schedule.png() != image

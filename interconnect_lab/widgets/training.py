@@ -170,14 +170,22 @@ class TrainingRunPanel(Panel):
                                      **common)
             step = training_step(values["model"], cluster, config, stack)
         except ValueError as error:
-            return {"error": str(error)}
+            return {"error": str(error), "asked": self._asked(values)}
         return {"step": step, "config": config, "software": stack.name, "tokens": values["training_tokens"],
                 "cluster": cluster if not isinstance(cluster, str) else CLUSTERS[cluster],
                 "best": values["best_split"]}
 
+    @staticmethod
+    def _asked(values):
+        # What was asked, so that the readout and figure of an impossible run still follow every control.
+        split = "the sweep's best split" if values["best_split"] else (
+            f"t = {values['tensor_parallel']}, p = {values['pipeline_parallel']}, b = {values['microbatch_size']}")
+        return (f"{values['gpus']:,} GPUs, batch {values['global_batch_size']:,}, {split}, "
+                f"v = {values['interleave']}, ZeRO-{values['zero_stage']}, {values['recompute']} recomputation")
+
     def describe(self, result):
         if "error" in result:
-            return f"<b>Not possible:</b> {result['error']}"
+            return f"<b>Not possible</b> ({result['asked']}): {result['error']}"
         step, config = result["step"], result["config"]
         memory = step.memory
         fits = ("fits" if memory.fits else "<b>does not fit</b>") + f": {memory.verdict().split(': ', 1)[1]}"
@@ -205,8 +213,8 @@ class TrainingRunPanel(Panel):
         if "error" in result:
             for ax in self.axes:
                 ax.set_axis_off()
-            top.text(0.5, 0.5, "this configuration is not possible: see the line above", ha="center", va="center",
-                     transform=top.transAxes)
+            top.text(0.5, 0.5, f"not possible: {result['asked']}\n(see the line above)", ha="center",
+                     va="center", transform=top.transAxes)
             return
         for ax in self.axes:
             ax.set_axis_on()
@@ -276,14 +284,15 @@ class PipelineSchedulePanel(Panel):
     INTERLEAVES = (1, 2, 3, 4)
 
     def __init__(self, *, pipeline_parallel=4, microbatches=8, interleave=1, full_recompute=False):
-        slider = {"continuous_update": True, **_CONTROL}
+        # Dragging m redraws in place; a new p or v redraws the whole figure, so those update on release.
         self.controls = {
-            "pipeline_parallel": widgets.IntSlider(value=pipeline_parallel, min=1, max=8,
-                                                   description="pipeline stages p", **slider),
-            "microbatches": widgets.IntSlider(value=microbatches, min=1, max=32, description="microbatches m",
-                                              **slider),
+            "pipeline_parallel": widgets.IntSlider(value=pipeline_parallel, min=1, max=8, continuous_update=False,
+                                                   description="pipeline stages p", **_CONTROL),
+            "microbatches": widgets.IntSlider(value=microbatches, min=1, max=32, continuous_update=True,
+                                              description="microbatches m", **_CONTROL),
             "interleave": widgets.SelectionSlider(options=list(self.INTERLEAVES), value=interleave,
-                                                  description="chunks per stage v", **slider),
+                                                  continuous_update=False, description="chunks per stage v",
+                                                  **_CONTROL),
             "full_recompute": widgets.Checkbox(value=full_recompute, indent=False,
                                                description="full recomputation"),
         }
@@ -295,13 +304,13 @@ class PipelineSchedulePanel(Panel):
             schedule = pipeline_schedule(pipeline_parallel, microbatches, interleave,
                                          backward_ratio=3.0 if full_recompute else 2.0)
         except ValueError as error:
-            return {"error": str(error)}
+            return {"error": str(error), "asked": f"p = {pipeline_parallel}, m = {microbatches}, v = {interleave}"}
         return {"schedule": schedule,
                 "formula": pipeline_bubble_fraction(pipeline_parallel, microbatches, interleave)}
 
     def describe(self, result):
         if "error" in result:
-            return f"<b>Not possible:</b> {result['error']}"
+            return f"<b>Not possible</b> ({result['asked']}): {result['error']}"
         schedule = result["schedule"]
         p, m, v = schedule.pipeline_parallel, schedule.microbatches, schedule.interleave
         idle = schedule.makespan - schedule.ideal
@@ -316,7 +325,7 @@ class PipelineSchedulePanel(Panel):
         ax = self.axes
         if "error" in result:
             ax.set_axis_off()
-            ax.text(0.5, 0.5, "this schedule is not possible: see the line above", ha="center", va="center",
+            ax.text(0.5, 0.5, f"{result['asked']}: not possible (see the line above)", ha="center", va="center",
                     transform=ax.transAxes)
             return
         ax.set_axis_on()
