@@ -64,6 +64,7 @@ from .sources import (
     INFINIBAND_JP_SPEEDS,
     MLENG_ACCELERATORS,
     MLENG_NETWORK,
+    NVIDIA_GRACE_HOPPER,
     NVIDIA_NVLINK,
     NVIDIA_NVLINK_HEALTH_CHECKS,
     NVIDIA_NVSWITCH3_BLOG,
@@ -214,7 +215,7 @@ class GPU:
 
 @dataclass(frozen=True, kw_only=True)
 class Link:
-    """A link or port generation: NVLink, Infinity Fabric, PCIe, CXL, InfiniBand, Ethernet.
+    """A link or port generation: NVLink, NVLink-C2C, Infinity Fabric, PCIe, CXL, InfiniBand, Ethernet.
 
     Rates are stored **per direction** and after line encoding (the data rate a
     transfer can use). Vendors' "both directions" figures are halved on entry.
@@ -225,7 +226,8 @@ class Link:
         Catalog name, e.g. ``"NVLink 4"``, ``"PCIe Gen5 x16"``, ``"InfiniBand NDR"``,
         ``"Ethernet 400G"``.
     family : str
-        One of ``"NVLink"``, ``"Infinity Fabric"``, ``"PCIe"``, ``"CXL"``,
+        One of ``"NVLink"``, ``"NVLink-C2C"`` (NVIDIA's chip-to-chip link between a
+        Grace CPU and its GPUs), ``"Infinity Fabric"``, ``"PCIe"``, ``"CXL"``,
         ``"InfiniBand"``, ``"Ethernet"``.
     year : int
         Year the generation appeared: first products for vendor links, the
@@ -282,7 +284,7 @@ class Link:
     phy: str | None = None
     sources: tuple[Source, ...]
 
-    FAMILIES = ("NVLink", "Infinity Fabric", "PCIe", "CXL", "InfiniBand", "Ethernet")
+    FAMILIES = ("NVLink", "NVLink-C2C", "Infinity Fabric", "PCIe", "CXL", "InfiniBand", "Ethernet")
 
     def __post_init__(self):
         _check_sources(self)
@@ -817,6 +819,15 @@ LINKS = _table([
                                        "448 GB/s all-to-all per direction (AMD's 128 GB/s per link "
                                        "read as both directions)"),),
     ),
+    Link(
+        # The CPU-GPU link of a Grace Hopper or Grace Blackwell superchip. NVIDIA quotes
+        # 900 GB/s with both directions added; a transfer in one direction gets half.
+        name="NVLink-C2C", family="NVLink-C2C", year=2022,
+        per_direction_bytes_per_s=u.per_direction(900 * u.GB_per_s),
+        sources=(NVIDIA_GRACE_HOPPER,
+                 MLENG_NETWORK.at("NVLink", note="NVLink-C2C (Grace-Hopper, Grace-Blackwell): "
+                                                 "450 GB/s per direction, 900 GB/s both")),
+    ),
     # PCIe x16: data rate per direction after line encoding.
     Link(
         name="PCIe Gen3 x16", family="PCIe", year=2010,
@@ -1244,6 +1255,15 @@ MEMORY_TIERS = _table([
                         "closed/NVIDIA/systems/H200-SXM-141GBx8_TRT_MaxQ.json"),
                    note="host memory 2 TB, shared by the 8 GPUs; GPU host interconnect PCIe Gen5 x16"),
         ),
+    ),
+    MemoryTier(
+        # The memory of one Grace CPU, seen from the CPU. A Grace Hopper superchip's GPU
+        # reaches it over NVLink-C2C (450 GB/s per direction).
+        name="Grace LPDDR5X (one Grace CPU)",
+        bandwidth_bytes_per_s=546 * u.GB_per_s,
+        bandwidth_direction="total",
+        capacity_bytes=512 * u.GB,
+        sources=(NVIDIA_GRACE_HOPPER,),
     ),
 ])
 

@@ -879,6 +879,86 @@ FT_HSDP_RECOVERY: tuple[RecoveryObservation, ...] = (
 )
 
 
+# Host memory and CXL: measured transfer rates and latencies (chapter 3) -------------------
+
+from .sources import POND  # noqa: E402  (kept with the table it serves)
+
+__all__ += ["HostTransferMeasurement", "HOST_DEVICE_TRANSFER", "MemoryLatencyMeasurement",
+            "CXL_LATENCY_MEASUREMENTS"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HostTransferMeasurement:
+    """A copy between host memory and a GPU, measured, as its source states it.
+
+    Attributes
+    ----------
+    system : str
+        What was measured.
+    link : str
+        Catalog name of the GPU's host link.
+    per_direction_bytes_per_s : float
+        Measured rate in one direction [B/s].
+    source : Source
+    """
+
+    system: str
+    link: str
+    per_direction_bytes_per_s: float
+    source: Source
+
+
+#: Host-to-device copies on 8 H200 with PCIe Gen5 x16: 55.4 GB/s per direction, 88% of the
+#: link's 63 GB/s data rate.
+HOST_DEVICE_TRANSFER = HostTransferMeasurement(
+    system="8x H200 SXM, host <-> device copy", link="PCIe Gen5 x16",
+    per_direction_bytes_per_s=55.4 * u.GB_per_s,
+    source=MLENG_NETWORK.at("PCIe", note="secondary: host<->device measured at 55.4 GB/s per "
+                                         "direction on 8 x H200, 88% of the 63 GB/s of PCIe Gen5 x16"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryLatencyMeasurement:
+    """A published range for the load latency of CXL-attached memory.
+
+    Attributes
+    ----------
+    study : str
+        Who measured, and on what.
+    quantity : str
+        ``"added"``: latency CXL adds over local DRAM [s]; ``"load"``: load-to-use
+        latency of CXL memory itself [s].
+    low_s, high_s : float
+        The range [s].
+    source : Source
+    """
+
+    study: str
+    quantity: str
+    low_s: float
+    high_s: float
+    source: Source
+
+
+#: Pond (ASPLOS 2023): CXL adds 70-90 ns over same-NUMA-node DRAM for pools of 8-16 sockets.
+#: Melody (ASPLOS 2025): four real CXL devices on five CPU platforms, 140-410 ns.
+CXL_LATENCY_MEASUREMENTS: tuple[MemoryLatencyMeasurement, ...] = (
+    MemoryLatencyMeasurement(
+        study="Pond: CXL pool of 8-16 sockets, over same-NUMA-node DRAM", quantity="added",
+        low_s=70 * u.ns, high_s=90 * u.ns,
+        source=POND.at("§1", note="'CXL will add 70-90ns to access latencies over same-NUMA-node DRAM "
+                                  "with a pool size of 8-16 sockets'")),
+    MemoryLatencyMeasurement(
+        study="Melody: 4 CXL devices, 5 CPU platforms", quantity="load",
+        low_s=140 * u.ns, high_s=410 * u.ns,
+        source=Source(title=("J. Liu et al., Systematic CXL Memory Characterization and Performance "
+                             "Analysis at Scale (Melody), ASPLOS 2025"),
+                      year=2025, doi="10.1145/3676641.3715987", locator="abstract",
+                      note="'4 real CXL devices, 7 latency levels, and 5 CPU platforms'; "
+                           "'sub-us CXL latencies (140-410ns)'")),
+)
+
+
 # Host network stacks: what one CPU core moves -------------------------------------------------
 
 __all__ += ["StackThroughput", "KERNEL_TCP_PER_CORE", "ERPC_PER_CORE", "CAI_2021", "KALIA_2019",

@@ -171,6 +171,15 @@ NVIDIA_SUPERPOD_H100_COMPONENTS = Source(
     note="DGX H100: 8 H100 GPUs, 8 ConnectX-7 adapters at 400 Gb/s for the compute fabric",
 )
 
+NVIDIA_GRACE_HOPPER = Source(
+    title="NVIDIA Technical Blog, NVIDIA Grace Hopper Superchip Architecture In-Depth",
+    year=2022,
+    url="https://developer.nvidia.com/blog/nvidia-grace-hopper-superchip-architecture-in-depth/",
+    note=("NVLink-C2C: 900 GB/s of total (both directions added) coherent CPU-GPU bandwidth, "
+          "'7x' a PCIe Gen5 x16 link; Grace: up to 512 GB of LPDDR5X at up to 546 GB/s; "
+          "Hopper: up to 96 GB of HBM3"),
+)
+
 GLENN_NVLINK = Source(
     title="G. K. Lockwood, NVLink (digital garden)",
     year=2025,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from . import units as u
 from ._validation import check_integer
-from .sources import MLENG_NETWORK, Source
+from .sources import MLENG_NETWORK, POND, Source
 
 __all__ = [
     "Specification", "Consortium", "PerformanceClaim",
@@ -34,6 +34,7 @@ __all__ = [
     "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s", "NCCL_IB_TIMEOUT_DEFAULT", "NCCL_IB_RETRY_CNT_DEFAULT",
     "NCCL_IB_QPS_PER_CONNECTION_DEFAULT",
     "SPECTRUM_X_CLAIM", "SMARTT_CLAIM", "JERICHO3_AI_CLAIM",
+    "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA",
 ]
 
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -100,6 +101,10 @@ class Consortium:
         Notable members that joined after the founding.
     endpoint_target : int or None
         The number of endpoints its fabric is designed to reach [-].
+    merged_into : str or None
+        The body its specifications and assets were transferred to, if any.
+    merged : str or None
+        When that transfer was decided (ISO, at the source's precision).
     sources : tuple of Source
     """
 
@@ -109,10 +114,16 @@ class Consortium:
     founders: tuple
     joined_later: tuple = ()
     endpoint_target: int | None = None
+    merged_into: str | None = None
+    merged: str | None = None
     sources: tuple
 
     def __post_init__(self):
         _check_date("Consortium", "founded", self.founded)
+        if (self.merged_into is None) != (self.merged is None):
+            raise ValueError(f"Consortium {self.name!r}: give both merged_into and merged, or neither")
+        if self.merged is not None:
+            _check_date("Consortium", "merged", self.merged)
         _check_sources(f"Consortium {self.name!r}", self.sources)
         if self.endpoint_target is not None:
             check_integer("Consortium.endpoint_target", self.endpoint_target, minimum=1)
@@ -292,4 +303,100 @@ JERICHO3_AI_CLAIM = PerformanceClaim(
     sources=(Source(title="J. Byrne (TechInsights), Broadcom Retargets Jericho at AI Clusters", year=2023,
                     url="https://www-prod.techinsights.com/blog/broadcom-retargets-jericho-ai-clusters",
                     note="an analyst's account of Broadcom's announcement, April 2023"),),
+)
+
+
+# CXL and the coherent interconnects before it (chapter 3) ------------------------------------------
+
+_CXL_BODY = "CXL Consortium"
+
+#: CXL generations: what each added. Rates and PHYs are in the catalog (``"CXL 2.0 x16"``...).
+CXL_SPECIFICATIONS: tuple[Specification, ...] = (
+    Specification(
+        name="CXL 1.1", body=_CXL_BODY, released="2019-06",
+        scope="CXL.io, CXL.cache and CXL.mem on the PCIe 5.0 PHY (32 GT/s): accelerators and memory "
+              "expanders attached to one host",
+        sources=(Source(title="CXL Consortium, Compute Express Link 1.1 Specification: Now Available to Members",
+                        year=2019, url=("https://computeexpresslink.org/blog/compute-express-link-1-1-specification-"
+                                        "now-available-to-members-2339/"),
+                        note="CXL is based on the PCI Express 5.0 physical layer; released June 2019"),),
+    ),
+    Specification(
+        name="CXL 2.0", body=_CXL_BODY, released="2020-11",
+        scope="switching and memory pooling: one device's capacity split among several hosts, each region "
+              "owned by one host at a time; same PCIe 5.0 PHY",
+        sources=(Source(title="CXL Consortium, CXL Consortium Releases Compute Express Link 2.0 Specification",
+                        year=2020, url="https://www.design-reuse.com/news/48999/compute-express-link-2-0-specification.html",
+                        note="press release of 10 Nov 2020: switching, memory pooling"),
+                 POND.at("§2", note="a CXL 2.0 pool assigns each slice of its memory to one host at a time")),
+    ),
+    Specification(
+        name="CXL 3.0", body=_CXL_BODY, released="2022-08",
+        scope="the PCIe 6.0 PHY (64 GT/s, PAM4) with no added latency; fabrics and multi-level switching; "
+              "memory sharing: one region coherently accessed by several hosts; peer-to-peer",
+        sources=(Source(title="Converge Digest, New CXL 3.0 spec doubles data rate to 64GTs (CXL Consortium release)",
+                        year=2022, url="https://www.convergedigest.com/2022/08/new-cxl-30-spec-doubles-data-rate-to.html",
+                        note="fabric capabilities, enhanced pooling, multi-level switching, 64 GT/s, 'zero added "
+                             "latency over CXL 2.0'; board members include AMD, Intel, NVIDIA, Samsung"),
+                 Source(title="Phoronix, CXL 3.0 Specification Released", year=2022,
+                        url="https://www.phoronix.com/news/CXL-3.0-Specification-Released",
+                        note="improved memory sharing and pooling, peer-to-peer communication")),
+    ),
+    Specification(
+        name="CXL 3.1", body=_CXL_BODY, released="2023-11-14",
+        scope="port-based-routing fabrics, host-to-host global integrated memory, direct peer-to-peer CXL.mem, "
+              "a security protocol for trusted execution; same PHY as 3.0",
+        sources=(Source(title="CXL Consortium (Business Wire), CXL Consortium Announces Compute Express Link 3.1 "
+                              "Specification Release", year=2023,
+                        url=("https://businesswire.com/news/home/20231114332690/en/CXL-Consortium-Announces-Compute-"
+                             "Express-Link-3.1-Specification-Release")),),
+    ),
+    Specification(
+        name="CXL 4.0", body=_CXL_BODY, released="2025-11-18",
+        scope="the PCIe 7.0 PHY (128 GT/s) and bundled ports",
+        sources=(Source(title="Introl, CXL 4.0 and the interconnect wars", year=2025,
+                        url="https://introl.com/blog/cxl-4-0-infrastructure-planning-guide-memory-pooling-2025",
+                        estimate=True,
+                        note="secondary: 'released CXL 4.0 on November 18, 2025, doubling bandwidth to 128 GT/s via "
+                             "PCIe 7.0 and introducing bundled ports'; the consortium's release was not read"),),
+    ),
+)
+
+#: Open coherent or memory-semantic interconnects that came before CXL, and where they went.
+COHERENT_INTERCONNECT_CONSORTIA: tuple[Consortium, ...] = (
+    Consortium(
+        name="CCIX Consortium (Cache Coherent Interconnect for Accelerators)", host="independent",
+        founded="2016-05",
+        founders=("AMD", "Arm", "Huawei", "IBM", "Mellanox", "Qualcomm", "Xilinx"),
+        sources=(Source(title="EDN Europe, Industry heavyweights unite to standardize cache coherent interconnects",
+                        year=2016, url="http://www.edn-europe.com/news/industry-heavyweights-unite-standardize-cache-"
+                                       "coherent-interconnects",
+                        note="23 May 2016: a specification for processors of different instruction sets to "
+                             "coherently share data with accelerators"),),
+    ),
+    Consortium(
+        name="Gen-Z Consortium", host="independent", founded="2016-10",
+        founders=(), merged_into="CXL Consortium", merged="2021-11",
+        sources=(Source(title="CXL Consortium, CXL Consortium & Gen-Z Consortium Sign Letter of Intent to Advance "
+                              "Interconnect Technology", year=2021,
+                        url=("https://computeexpresslink.org/blog/exploring-the-future-cxl-consortium-gen-z-"
+                             "consortium-sign-letter-of-intent-to-advance-interconnect-technology-2426/"),
+                        note="10 Nov 2021: transfer of the Gen-Z specifications and assets to the CXL Consortium, "
+                             "'with CXL as the sole industry standard moving forward'; Gen-Z founded in 2016"),
+                 Source(title="Wikipedia, Gen-Z (consortium)", year=2025,
+                        url="https://en.wikipedia.org/wiki/Gen-Z_(consortium)",
+                        note="secondary: formed 11 October 2016; members voted the transfer in November 2021")),
+    ),
+    Consortium(
+        name="OpenCAPI Consortium", host="independent", founded="2016",
+        founders=(), merged_into="CXL Consortium", merged="2022-08",
+        sources=(Source(title="Tom's Hardware, CXL 3.0 Debuts: One CPU Interconnect to Rule Them All", year=2022,
+                        url="https://www.tomshardware.com/news/cxl-30-debuts-one-cpu-interconnect-to-rule-them-all",
+                        note="OpenCAPI announced it would contribute its specification to the CXL Consortium, "
+                             "August 2022"),
+                 Source(title="Wikipedia, Gen-Z (consortium)", year=2025,
+                        url="https://en.wikipedia.org/wiki/Gen-Z_(consortium)",
+                        note="secondary: an open CAPI consortium formed at about the same time as Gen-Z and CCIX "
+                             "(2016)")),
+    ),
 )

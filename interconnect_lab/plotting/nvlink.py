@@ -112,7 +112,7 @@ def nvlink_domain_plot(domain, *, ax=None, title=None, label_links=None, switch_
 
 # The bandwidth ladder -----------------------------------------------------------------------
 
-_HEADLINED_BOTH_WAYS = ("NVLink", "PCIe", "CXL", "Infinity Fabric")
+_HEADLINED_BOTH_WAYS = ("NVLink", "NVLink-C2C", "PCIe", "CXL", "Infinity Fabric")
 
 
 def ladder_entry(entry, label=None):
@@ -133,7 +133,7 @@ def ladder_entry(entry, label=None):
         ``label``; ``bytes_per_s``, the rate per direction, or for memory the
         total its reads and writes share [B/s]; ``both_directions_bytes_per_s``,
         both directions added, for the link families vendors headline that way
-        (NVLink, PCIe, CXL, Infinity Fabric), else None [B/s]; ``direction``
+        (NVLink, NVLink-C2C, PCIe, CXL, Infinity Fabric), else None [B/s]; ``direction``
         (``"per direction"`` or ``"reads + writes"``); ``bits``, True for
         network ports, whose rates are quoted in bits per second.
     """
