@@ -1,0 +1,386 @@
+"""Figures for the memory wall (chapter 3): model state and KV cache against HBM, offload's cost.
+
+- :func:`memory_wall_plot`: each model's 16-bit weights and whole training state
+  against the HBM of the catalog's GPUs, on one log scale.
+- :func:`kv_cache_plot`: KV cache against context length, per model.
+- :func:`offload_share_plot`: how much longer a step gets when state crosses the
+  host link, against the tokens each GPU computes per step.
+- :func:`offload_memory_plot` and :func:`offload_paths_plot`: the two halves of the
+  offload panel: where the state lives against what fits, and the step on every path.
+- :func:`decode_plot`: time per decode step against the share of the KV cache
+  kept outside HBM.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, PercentFormatter
+
+from .. import units as u
+from .style import COLORS, PALETTE, new_figure, styled
+
+__all__ = ["memory_wall_plot", "kv_cache_plot", "offload_share_plot", "offload_memory_plot",
+           "offload_paths_plot", "update_offload_memory", "update_offload_paths", "decode_plot", "PATH_COLORS",
+           "path_color"]
+
+#: One colour per offload path family, shared by every figure of the chapter.
+PATH_COLORS = {
+    "PCIe Gen3": PALETTE["grey"],
+    "PCIe Gen4": PALETTE["sky"],
+    "PCIe Gen5": PALETTE["blue"],
+    "PCIe Gen6": PALETTE["purple"],
+    "CXL": PALETTE["green"],
+    "NVLink-C2C": PALETTE["orange"],
+}
+_LINE_STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1)))
+
+
+def path_color(name):
+    """The colour of an offload path, from the link family its name mentions."""
+    return next((colour for key, colour in PATH_COLORS.items() if key in name), PALETTE["black"])
+
+
+def _gb_axis(axis):
+    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}" if x >= 1 else f"{x:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def _capacity_clusters(capacities, ratio=1.12):
+    """Capacities grouped when within ``ratio`` of the smallest of their group: [(low, high, names)]."""
+    clusters = []
+    for name, capacity in sorted(capacities.items(), key=lambda item: item[1]):
+        if clusters and capacity <= clusters[-1][0] * ratio:
+            low, _, names = clusters[-1]
+            clusters[-1] = (low, capacity, names + [name])
+        else:
+            clusters.append((capacity, capacity, [name]))
+    return clusters
+
+
+def _capacity_lines(ax, capacities, *, vertical=True):
+    """Dashed lines at each HBM capacity, labelled without collisions.
+
+    Vertical lines: one label per group of nearby capacities, above the axes.
+    Horizontal lines: one label listing every group, above the highest line.
+    """
+    for capacity in capacities.values():
+        line = ax.axvline if vertical else ax.axhline
+        line(capacity / u.GB, color=COLORS["communication"], linestyle="--", linewidth=1, zorder=1)
+    clusters = _capacity_clusters(capacities)
+
+    def amount(low, high):
+        return f"{low / u.GB:,.0f}" if low == high else f"{low / u.GB:,.0f}-{high / u.GB:,.0f}"
+
+    if not vertical:
+        listed = "; ".join(f"{', '.join(names)} {amount(low, high)}" for low, high, names in clusters)
+        ax.annotate(f"HBM of one GPU: {listed} GB", (0.0, clusters[-1][1] / u.GB),
+                    xycoords=("axes fraction", "data"), xytext=(4, 3), textcoords="offset points", ha="left",
+                    va="bottom", fontsize=7.5, color=COLORS["communication"], zorder=4,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.8, "alpha": 0.85})
+        return
+    for index, (low, high, names) in enumerate(clusters):
+        first, last = index == 0, index == len(clusters) - 1
+        ha = "center" if len(clusters) == 1 else "right" if first else "left" if last else "center"
+        row = 0 if (first or last) else 1 + (index % 2)
+        ax.annotate(f"{', '.join(names)}: {amount(low, high)} GB", (float(np.sqrt(low * high)) / u.GB, 1.0),
+                    xycoords=("data", "axes fraction"), xytext=(0, 3 + 11 * row), textcoords="offset points",
+                    ha=ha, va="bottom", fontsize=7.5, color=COLORS["communication"], annotation_clip=False)
+
+
+@styled
+def memory_wall_plot(labels, states, capacities, *, ax=None, title=None):
+    """Each model's 16-bit weights and whole training state against GPUs' HBM, log scale.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        One label per model.
+    states : sequence of interconnect_lab.memory.TrainingState
+        Scalar training states (:func:`interconnect_lab.memory.training_state`).
+    capacities : mapping of str to float
+        HBM capacity per GPU [B], by GPU name; drawn as dashed lines.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    labels, states = list(labels), list(states)
+    if len(labels) != len(states) or not states:
+        raise ValueError(f"memory_wall_plot needs one label per state, got {len(labels)} and {len(states)}")
+    if ax is None:
+        _, ax = new_figure(7.5, 0.5 * len(labels) + 2.2)
+    y = np.arange(len(labels))[::-1]
+    total = np.array([float(s.total_bytes) for s in states]) / u.GB
+    weights = np.array([float(s.weights_bytes) for s in states]) / u.GB
+    ax.barh(y, total, height=0.7, color=PALETTE["green"], alpha=0.35, edgecolor=PALETTE["green"],
+            label="training state: weights, gradients, Adam (16 B per parameter)")
+    ax.barh(y, weights, height=0.7, color=COLORS["compute"], label="16-bit weights alone (2 B per parameter)")
+    for row, value in zip(y, total):
+        ax.text(value * 1.08, row, f"{value / 1e3:,.2f} TB" if value >= 1e3 else f"{value:,.0f} GB",
+                va="center", fontsize=8, zorder=4,
+                bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85})
+    _capacity_lines(ax, capacities)
+    ax.set_xscale("log")
+    ax.set_xlim(min(weights.min(), min(capacities.values()) / u.GB) / 2, total.max() * 4)
+    _gb_axis(ax.xaxis)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("memory [GB] (log scale); dashed: HBM of one GPU")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=8)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10)
+    return ax
+
+
+@styled
+def kv_cache_plot(tokens, sizes, capacities, *, ax=None, title=None):
+    """KV cache against the tokens cached, one line per model, with HBM capacities.
+
+    Parameters
+    ----------
+    tokens : array_like
+        Tokens cached [token].
+    sizes : mapping of str to array_like
+        Cache size at each token count [B], by model label.
+    capacities : mapping of str to float
+        HBM per GPU [B], by GPU name; dashed lines.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    tokens = np.asarray(tokens, dtype=float)
+    if ax is None:
+        _, ax = new_figure(7.0, 3.8)
+    colours = [PALETTE[c] for c in ("blue", "green", "purple", "black", "sky")]
+    for (label, size), colour, style in zip(sizes.items(), colours * 2, _LINE_STYLES):
+        ax.plot(tokens, np.asarray(size, dtype=float) / u.GB, color=colour, linestyle=style, lw=1.8, label=label)
+    _capacity_lines(ax, capacities, vertical=False)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    _gb_axis(ax.yaxis)
+    ax.set_xlabel("tokens in the cache [token] (log scale)")
+    ax.set_ylabel("KV cache, 16-bit [GB]\n(log scale); dashed: HBM")
+    ax.legend(loc="upper left", fontsize=8)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10)
+    return ax
+
+
+@styled
+def offload_share_plot(tokens, steps, *, ax=None, title=None):
+    """How much longer a step gets when state crosses the host link, against tokens per GPU.
+
+    Parameters
+    ----------
+    tokens : array_like
+        Tokens each GPU computes per step [token].
+    steps : mapping of str to interconnect_lab.memory.OffloadStep
+        One step computed over ``tokens`` per label (the path's name picks the colour).
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    tokens = np.asarray(tokens, dtype=float)
+    if ax is None:
+        _, ax = new_figure(7.0, 3.8)
+    for (label, step), style in zip(steps.items(), _LINE_STYLES * 3):
+        ax.plot(tokens, 100 * np.asarray(step.added_fraction), color=path_color(step.path), linestyle=style,
+                lw=1.8, label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1024:g}k" if x >= 1024 else f"{x:g}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}%"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("tokens each GPU computes per step [token] (log scale)")
+    ax.set_ylabel("step longer than its\ncompute alone [%] (log scale)")
+    ax.legend(loc="upper right", fontsize=8)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10)
+    return ax
+
+
+_MEMORY_ROWS = ("HBM, nothing offloaded", "HBM, with the plan", "host memory, with the plan")
+
+
+@styled
+def offload_memory_plot(step, *, ax=None, limits=None):
+    """Training state per GPU: in HBM without and with the plan, and in host memory; capacities as ticks.
+
+    Parameters
+    ----------
+    step : interconnect_lab.memory.OffloadStep
+    ax : matplotlib.axes.Axes, optional
+    limits : (float, float), optional
+        Ends of the (logarithmic) memory axis [GB]; automatic if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Its ``bars`` (three Rectangles), ``capacity_marks`` (two Line2D) and
+        ``value_texts`` (three Text) are kept on the axes as ``ax.offload_artists``
+        for a panel to update in place.
+    """
+    if ax is None:
+        _, ax = new_figure(3.6, 2.6)
+    y = np.arange(3)[::-1]
+    values = np.array([step.all_on_gpu_bytes, step.gpu_bytes, step.host_bytes]) / u.GB
+    colours = [PALETTE["grey"], COLORS["compute"], PALETTE["green"]]
+    bars = ax.barh(y, values, height=0.6, color=colours)
+    host = step.host_capacity_bytes / u.GB if step.host_capacity_bytes is not None else np.nan
+    hbm = step.hbm_bytes / u.GB
+    marks = [ax.plot([hbm, hbm], [row - 0.42, row + 0.42], color=COLORS["communication"], lw=2.2)[0]
+             for row in y[:2]]
+    marks.append(ax.plot([host, host], [y[2] - 0.42, y[2] + 0.42], color=COLORS["communication"], lw=2.2,
+                         linestyle=(0, (2, 1)))[0])
+    texts = [ax.text(0, row, "", va="center", fontsize=8) for row in y]
+    ax.set_yticks(y, [label.replace(", ", ",\n") for label in _MEMORY_ROWS], fontsize=8)
+    ax.set_xscale("log")
+    if limits is not None:
+        ax.set_xlim(*limits)
+    _gb_axis(ax.xaxis)
+    ax.set_xlabel("training state per GPU [GB] (log scale)")
+    ax.grid(axis="y", visible=False)
+    ax.set_title("where the state lives (ticks: capacity)", loc="left", fontsize=9)
+    ax.offload_artists = {"bars": list(bars), "marks": marks, "texts": texts}
+    update_offload_memory(ax, step)
+    return ax
+
+
+def update_offload_memory(ax, step):
+    """Set the memory bars, capacity ticks and value texts from ``step``; return the artists changed."""
+    artists = ax.offload_artists
+    values = np.array([step.all_on_gpu_bytes, step.gpu_bytes, step.host_bytes]) / u.GB
+    hbm = step.hbm_bytes / u.GB
+    host = step.host_capacity_bytes / u.GB if step.host_capacity_bytes is not None else np.nan
+    limit = ax.get_xlim()[1]
+    for bar, value in zip(artists["bars"], values):
+        bar.set_width(value)
+    for mark, capacity in zip(artists["marks"], (hbm, hbm, host)):
+        mark.set_xdata([capacity, capacity])
+    fits = [values[0] <= hbm, values[1] <= hbm, bool(values[2] <= host) if np.isfinite(host) else None]
+    for text, value, fit, capacity in zip(artists["texts"], values, fits, (hbm, hbm, host)):
+        verdict = "" if fit is None else (" fits" if fit else " too big")
+        text.set_text(f" {value:,.0f} GB{verdict}")
+        end = max(value, capacity) if np.isfinite(capacity) else value
+        text.set_x(min(max(end * 1.1, ax.get_xlim()[0]), limit / 30))
+    return artists["bars"] + artists["marks"] + artists["texts"]
+
+
+@styled
+def offload_paths_plot(labels, steps, *, selected=None, ax=None, limit=None):
+    """One training step on every offload path, relative to its compute: compute, hidden and exposed transfers.
+
+    Each bar is the step divided by its compute time: the blue part is the
+    compute (100%), the thin orange part the transfers hidden under it, the
+    vermillion part the transfers the GPU waits for.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        One label per path.
+    steps : sequence of interconnect_lab.memory.OffloadStep
+        Scalar steps, one per path.
+    selected : int, optional
+        Index of the path to highlight.
+    ax : matplotlib.axes.Axes, optional
+    limit : float, optional
+        Right end of the axis, as a multiple of the compute time [-]; by default
+        1.15 x the longest step.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Its bars are kept as ``ax.offload_artists`` for :func:`update_offload_paths`.
+    """
+    labels, steps = list(labels), list(steps)
+    if len(labels) != len(steps) or not steps:
+        raise ValueError(f"offload_paths_plot needs one label per step, got {len(labels)} and {len(steps)}")
+    if ax is None:
+        _, ax = new_figure(4.6, 2.6)
+    y = np.arange(len(steps))[::-1]
+    zeros = np.zeros(len(steps))
+    compute_bars = ax.barh(y, zeros + 1, height=0.62, color=COLORS["compute"], label="compute")
+    hidden_bars = ax.barh(y, zeros, height=0.22, color=COLORS["hidden"], label="transfer, hidden")
+    exposed_bars = ax.barh(y, zeros, left=1, height=0.62, color=COLORS["communication"],
+                           label="transfer, GPU waits")
+    texts = [ax.text(1, row, "", va="center", fontsize=8) for row in y]
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlim(0, limit or 1.15 * max(1 + float(s.added_fraction) for s in steps))
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("step time relative to compute alone [%]")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.22), ncol=3, fontsize=7, frameon=False,
+              handlelength=1.0, columnspacing=0.8, handletextpad=0.4)
+    ax.offload_artists = {"compute": list(compute_bars), "hidden": list(hidden_bars),
+                          "exposed": list(exposed_bars), "texts": texts}
+    update_offload_paths(ax, steps, selected)
+    return ax
+
+
+def update_offload_paths(ax, steps, selected):
+    """Set every path's bars, its text and the highlight from ``steps``; return the artists changed."""
+    artists = ax.offload_artists
+    limit = ax.get_xlim()[1]
+    changed = []
+    for index, step in enumerate(steps):
+        hidden = float(step.step.hidden_communication_s / step.compute_s)
+        exposed = float(step.exposed_s / step.compute_s)
+        chosen = index == selected
+        artists["hidden"][index].set_x(1 - hidden)
+        artists["hidden"][index].set_width(hidden)
+        artists["exposed"][index].set_width(exposed)
+        for bar in (artists["compute"][index], artists["exposed"][index]):
+            bar.set_edgecolor(PALETTE["black"] if chosen else "none")
+            bar.set_linewidth(1.4 if chosen else 0)
+        text = artists["texts"][index]
+        text.set_text(f" +{step.added_fraction:.1%}")
+        text.set_x(min(1 + exposed, 0.84 * limit))
+        text.set_fontweight("bold" if chosen else "normal")
+        changed += [artists["compute"][index], artists["hidden"][index], artists["exposed"][index], text]
+    return changed
+
+
+@styled
+def decode_plot(fractions, steps, *, ax=None, title=None):
+    """Time per decode step against the share of the KV cache kept outside HBM, one line per path.
+
+    Parameters
+    ----------
+    fractions : array_like
+        Shares of the cache offloaded [-].
+    steps : mapping of str to interconnect_lab.memory.DecodeStep
+        Steps computed over ``fractions``, by path name.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    fractions = np.asarray(fractions, dtype=float)
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    for (label, step), style in zip(steps.items(), _LINE_STYLES * 3):
+        ax.plot(fractions, np.asarray(step.step_s) / u.ms, color=path_color(label), linestyle=style, lw=1.8,
+                label=label)
+    ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("share of the KV cache kept outside HBM [%]")
+    ax.set_ylabel("time per decode step [ms]\n(log scale)")
+    ax.legend(loc="upper left", fontsize=8)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10)
+    return ax
