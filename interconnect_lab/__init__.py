@@ -16,6 +16,7 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.fabric` — flow-level simulation of fat trees: routing, congestion,
   incast, stragglers
 - :mod:`~interconnect_lab.reliability` — failures, checkpoint intervals and effective training time
+- :mod:`~interconnect_lab.standards` — specifications, consortia and vendor claims, kept as claims
 
 Figures live in :mod:`interconnect_lab.plotting` and interactive panels in
 :mod:`interconnect_lab.widgets`; import those explicitly (they need matplotlib
@@ -24,7 +25,7 @@ and ipywidgets, which the model does not).
 
 from . import (
     catalog, collectives, collectives_reference, cost, fabric, pricebook, published, reliability,
-    sources, topology, training, units, utilization,
+    sources, standards, topology, training, units, utilization,
 )
 from .collectives import (
     CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
@@ -60,6 +61,7 @@ __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
     "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
+    "standards",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",

@@ -5,7 +5,7 @@ import sys
 import textwrap
 
 MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
-                 "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
+                 "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability", "standards",
                  "rdma"]
 
 

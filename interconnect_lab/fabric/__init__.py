@@ -7,12 +7,14 @@
 - :mod:`~interconnect_lab.fabric.simulation` — event-driven flow completion
 - :mod:`~interconnect_lab.fabric.collisions` — ECMP hash collisions as balls into bins
 - :mod:`~interconnect_lab.fabric.incast` — one congested port, packet by packet: lossless, drop-tail, trimming
+- :mod:`~interconnect_lab.fabric.reordering` — a sprayed message's packets arriving out of order
 - :mod:`~interconnect_lab.fabric.stragglers` — a synchronous step waits for its slowest worker
 """
 
 from .incast import FLOW_CONTROLS, RECOVERIES, IncastCurve, IncastResult, IncastSimulation, incast_collapse, incast_port
 from .maxmin import MaxMinRates, incidence_matrix, max_min_rates
 from .network import LINK_KINDS, Network
+from .reordering import SPRAY_ORDERS, SprayArrivals, spray_arrivals
 from .collisions import CollisionExpectation, ecmp_collisions, max_load_cdf
 from .routing import ROUTINGS, Routes, explicit_routes, route
 from .simulation import (
@@ -67,6 +69,8 @@ __all__ = [
     "CollisionExpectation", "ecmp_collisions", "max_load_cdf",
     # incast
     "FLOW_CONTROLS", "RECOVERIES", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse",
+    # reordering
+    "SPRAY_ORDERS", "SprayArrivals", "spray_arrivals",
     # max-min
     "MaxMinRates", "max_min_rates", "incidence_matrix",
     # stragglers

@@ -15,12 +15,16 @@ from .fabric import (
     slow_rank_plot, straggler_scaling_plot, victim_slowdown_plot,
 )
 from .links import link_generations_plot
+from .multipath import flow_splitting_plot, max_load_plot, spray_arrivals_plot
 from .nvlink import bandwidth_ladder_plot, ladder_entry, nvlink_domain_plot, tensor_parallel_plot
 from .reliability import checkpoint_plot, interruption_causes_plot, interval_tradeoff_plot
 from .style import COLORS, PALETTE, new_figure, styled
 from .tables import Table
 from .topology import fat_tree_plot, latency_breakdown_plot, max_hosts_plot, switch_count_plot
-from .training import memory_breakdown_plot, published_comparison_plot, training_breakdown_plot
+from .training import (
+    ablation_replay_plot, compression_tradeoff_plot, memory_breakdown_plot, mfu_scaling_plot,
+    network_scan_plot, pipeline_schedule_plot, published_comparison_plot, training_breakdown_plot,
+)
 from .utilization import ablation_plot, step_breakdown_plot, step_time_plot
 
 __all__ = [
@@ -39,8 +43,12 @@ __all__ = [
     # fabric
     "flow_completion_plot", "line_rate_plot", "link_utilization_plot", "incast_collapse_plot",
     "victim_slowdown_plot", "straggler_scaling_plot", "slow_rank_plot",
+    # multipath transport
+    "max_load_plot", "flow_splitting_plot", "spray_arrivals_plot",
     # reliability
     "interruption_causes_plot", "interval_tradeoff_plot", "checkpoint_plot",
     # training
     "training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
+    "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
+    "compression_tradeoff_plot",
 ]

@@ -7,10 +7,12 @@ functions. Display a panel by making it the last expression of a cell.
 from .collectives import CollectivePanel, HierarchicalAllReducePanel
 from .cost import ClusterCostPanel
 from .fabric import IncastPanel, RoutingPanel, StragglerPanel
+from .multipath import SprayPanel
 from .nvlink import NVLinkDomainPanel, TensorParallelPanel
 from .panel import Panel
 from .reliability import CheckpointPanel
 from .topology import FatTreePanel
+from .training import PipelineSchedulePanel, TrainingRunPanel, ZeroPlusPlusPanel
 from .utilization import StepTimePanel
 
 __all__ = [
@@ -19,5 +21,6 @@ __all__ = [
     "TensorParallelPanel", "NVLinkDomainPanel",
     "FatTreePanel", "ClusterCostPanel",
     "CollectivePanel", "HierarchicalAllReducePanel",
-    "RoutingPanel", "IncastPanel", "StragglerPanel", "CheckpointPanel",
+    "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel",
+    "RoutingPanel", "IncastPanel", "StragglerPanel", "SprayPanel", "CheckpointPanel",
 ]
