@@ -828,6 +828,12 @@ class ParallelConfig:
     zero_stage : {0, 1, 2, 3}
         ZeRO stage over the data-parallel group: 1 shards optimizer state
         (Megatron-LM's distributed optimizer), 2 also gradients, 3 also weights.
+    uneven_pipeline : bool
+        Allow a layer count that ``pipeline_parallel x interleave`` does not
+        divide: stages then hold ``ceil(l / p)`` or one layer fewer, and the
+        fullest stage sets the pace (Llama 3 runs 126 layers on 16 stages,
+        with one layer fewer on the first and last; Grattafiori et al. 2024,
+        §3.3.2). Off by default, so that a mistyped split is an error.
     """
 
     global_batch_size: int
@@ -840,6 +846,7 @@ class ParallelConfig:
     recompute: str = "full"
     sequence_parallel: bool = False
     zero_stage: int = 0
+    uneven_pipeline: bool = False
 
     def __post_init__(self):
         check_integer("global_batch_size", self.global_batch_size, minimum=1, unit="sequences")
@@ -877,7 +884,7 @@ class ParallelConfig:
     def check(self, model: TransformerModel) -> "ParallelConfig":
         """Raise ``ValueError`` naming what does not divide what; return self if the split is valid."""
         _check_divides(model, self.tensor_parallel, self.pipeline_parallel, self.context_parallel,
-                       self.interleave)
+                       self.interleave, uneven_pipeline=self.uneven_pipeline)
         return self
 
 
@@ -886,7 +893,7 @@ def _divides_model(model, t):
     return not (model.heads % t or model.ffn_hidden_size % t or (model.kv_heads % t and t % model.kv_heads))
 
 
-def _check_divides(model, t, p, c, v):
+def _check_divides(model, t, p, c, v, *, uneven_pipeline=False):
     problems = []
     if model.heads % t:
         problems.append(f"heads = {model.heads} are not divisible by tensor_parallel = {t}")
@@ -894,9 +901,10 @@ def _check_divides(model, t, p, c, v):
         problems.append(f"kv_heads = {model.kv_heads} and tensor_parallel = {t}: neither divides the other")
     if model.ffn_hidden_size % t:
         problems.append(f"ffn_hidden_size = {model.ffn_hidden_size} is not divisible by tensor_parallel = {t}")
-    if model.layers % (p * v):
+    if model.layers % (p * v) and not uneven_pipeline:
         what = f"pipeline_parallel x interleave = {p} x {v} = {p * v}" if v > 1 else f"pipeline_parallel = {p}"
-        problems.append(f"layers = {model.layers} are not divisible by {what}")
+        problems.append(f"layers = {model.layers} are not divisible by {what} "
+                        "(uneven_pipeline=True lets some stages hold one layer fewer)")
     if model.sequence_length % c:
         problems.append(f"sequence_length = {model.sequence_length} is not divisible by context_parallel = {c}")
     if problems:
@@ -1033,10 +1041,17 @@ def _as_output(value):
     return float(value) if np.ndim(value) == 0 else value
 
 
-def _stage_parameters(model, t, p):
+def _layers_per_stage(model, p, v=1, uneven_pipeline=False):
+    """Layers on the fullest pipeline stage: l/p, or ceil(l/(p v)) v when the split is uneven."""
+    if uneven_pipeline:
+        return np.ceil(model.layers / (np.asarray(p) * v)) * v
+    return model.layers / np.asarray(p)
+
+
+def _stage_parameters(model, t, p, v=1, uneven_pipeline=False):
     """Parameters held by one GPU of the largest pipeline stage (TP-sharded)."""
     first, last = _embedding_parameters(model)
-    layers = model.layers / p
+    layers = _layers_per_stage(model, p, v, uneven_pipeline)
     edge = np.where(p > 1, np.maximum(first, last + (model.vocabulary_size * model.hidden_size
                                                      if model.tied_embeddings else 0)), first + last)
     return (layers * _layer_parameters(model) + edge) / t
@@ -1113,15 +1128,16 @@ class MemoryBreakdown:
                 f"{u.format_bytes(total - capacity)} more than the {u.format_bytes(capacity)} of HBM")
 
 
-def _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m):
-    params = _stage_parameters(model, t, p)
+def _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m,
+            uneven_pipeline=False):
+    params = _stage_parameters(model, t, p, v, uneven_pipeline)
     weights = params * software.parameter_bytes / np.where(zero_stage >= 3, d, 1)
     gradients = params * software.gradient_bytes / np.where(zero_stage >= 2, d, 1)
     optimizer = params * efficiencies.optimizer_state_bytes_per_parameter / np.where(zero_stage >= 1, d, 1)
     per_layer = _activation_bytes_per_layer(model, software, recompute, t, c, b, sp)
     in_flight = np.minimum(m, p)                           # 1F1B: the first stage holds p microbatches
     interleave_factor = np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
-    activations = per_layer * (model.layers / p) * in_flight * interleave_factor
+    activations = per_layer * _layers_per_stage(model, p, v, uneven_pipeline) * in_flight * interleave_factor
     tokens = b * model.sequence_length / c
     logits = np.where(p > 1, 0.0, 4 * tokens * model.vocabulary_size / t)   # FP32 logits on the last stage
     activations = activations + logits
@@ -1345,7 +1361,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
 
 
 def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
-              sequence_parallel, t, p, d, c, b, v):
+              sequence_parallel, t, p, d, c, b, v, uneven_pipeline=False):
     """The step-time model over arrays of (t, p, d, c, b, v); see the module docstring."""
     t, p, d, c, b, v = (np.asarray(x, dtype=float) for x in (t, p, d, c, b, v))
     sp = np.asarray(sequence_parallel, dtype=bool)
@@ -1368,7 +1384,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     layer_comm_exposed = layer.tensor_parallel_exposed_s + layer.context_parallel_exposed_s
 
     # --- the slowest stage: layers of one stage plus the logits ------------------------
-    layers_per_stage = model.layers / p
+    layers_per_stage = _layers_per_stage(model, p, v, uneven_pipeline)
     logit_s = 3 * (tokens * logit_flops / t / gemm_rate + 8 * tokens * V / t / hbm_rate)
     stage_compute_s = layers_per_stage * layer_s + logit_s
     stage_comm_s = layers_per_stage * layer_comm_exposed
@@ -1390,7 +1406,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     pipeline = np.where(p > 1, transfers * transfer, 0.0)
 
     # --- data parallelism and ZeRO -------------------------------------------------------
-    params = _stage_parameters(model, t, p)
+    params = _stage_parameters(model, t, p, v, uneven_pipeline)
     ranks_per_node = np.clip(node // (ti * ci), 1, di)
     gradient_size = params * software.gradient_bytes
     weight_size = params * software.parameter_bytes
@@ -1407,7 +1423,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
                    + _collective_s("all_gather", weight_size, backward_ranks, ranks_per_node, cluster_))
         dp_comm = m * (gathers + _collective_s("reduce_scatter", gradient_wire, di, ranks_per_node, cluster_))
     if software.data_parallel_overlap:
-        buckets = model.layers / p
+        buckets = layers_per_stage
         exposed_dp = dp_comm / buckets + np.maximum(dp_comm * (1 - 1 / buckets) - compute, 0.0)
     else:
         exposed_dp = dp_comm
@@ -1425,7 +1441,8 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
                                                        + {"full": projections + 4 * w * h,
                                                           "selective": 4 * w * h, "none": 0}[recompute])
                                        + 3 * logit_flops)
-    memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m)
+    memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m,
+                     uneven_pipeline)
     out_ = _as_output
     return TrainingStep(
         compute_s=out_(compute), tensor_parallel_s=out_(tensor_parallel), pipeline_s=out_(pipeline),
@@ -1504,7 +1521,8 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
                      global_batch_size=config.global_batch_size, recompute=config.recompute,
                      zero_stage=config.zero_stage, sequence_parallel=config.sequence_parallel,
                      t=config.tensor_parallel, p=config.pipeline_parallel, d=config.data_parallel,
-                     c=config.context_parallel, b=config.microbatch_size, v=config.interleave)
+                     c=config.context_parallel, b=config.microbatch_size, v=config.interleave,
+                     uneven_pipeline=config.uneven_pipeline)
 
 
 def memory_per_gpu(model, cluster_, config, software_="Megatron-LM SC21") -> MemoryBreakdown:
@@ -2386,7 +2404,7 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
     node, gpus = cluster_.gpus_per_node, config.gpus
     h, kv = model.hidden_size, model.kv_size
     tokens = b * model.sequence_length / c
-    layers = model.layers // p
+    layers = int(_layers_per_stage(model, p, v, config.uneven_pipeline))
     passes = 2 + (1 if config.recompute == "full" else 0)
     rows = []
 
@@ -2420,7 +2438,7 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
             add("pipeline", "re-assembling the scattered boundary inside the tensor-parallel group", "all_gather",
                 t, int(_group_ranks_per_node(t, node, gpus)), 2 * v * m, boundary)
     if d > 1:
-        params = float(_stage_parameters(model, t, p))
+        params = float(_stage_parameters(model, t, p, v, config.uneven_pipeline))
         ranks_per_node = int(np.clip(node // (t * c), 1, d))
         gradient_size = params * software_.gradient_bytes
         weight_size = params * software_.parameter_bytes

@@ -355,3 +355,24 @@ def test_wrong_types_are_rejected():
         tr.training_step("GPT-3 175B", "Selene", {"tensor_parallel": 8})
     with pytest.raises(TypeError, match="model must be a TransformerModel or a name"):
         tr.training_step(42, "Selene", tr.ParallelConfig(global_batch_size=8))
+
+
+def test_uneven_pipeline_is_opt_in_and_paced_by_the_fullest_stage():
+    # Llama 3 405B runs 126 layers on 16 pipeline stages (Grattafiori et al. 2024, §3.3.2):
+    # the default refuses the split and says how to allow it.
+    model = tr.transformer_model("Llama 3 405B")
+    with pytest.raises(ValueError, match=r"layers = 126 are not divisible by pipeline_parallel = 16 .*uneven_pipeline"):
+        tr.parallel_config(8192, global_batch_size=2048, tensor_parallel=8, pipeline_parallel=16).check(model)
+    cluster_ = tr.system_cluster("DGX H100")
+    uneven = tr.parallel_config(8192, global_batch_size=2048, tensor_parallel=8, pipeline_parallel=16,
+                                uneven_pipeline=True, recompute="selective", sequence_parallel=True,
+                                zero_stage=1)
+    step = tr.training_step(model, cluster_, uneven, "Megatron-LM 2023")
+    # The fullest stage holds ceil(126 / 16) = 8 layers: the same step as 128 layers split evenly.
+    even_model = dataclasses.replace(model, layers=128)
+    even = dataclasses.replace(uneven, uneven_pipeline=False)
+    reference = tr.training_step(even_model, cluster_, even, "Megatron-LM 2023")
+    assert step.step_s == pytest.approx(reference.step_s, rel=1e-12)
+    assert step.memory.weights_bytes == pytest.approx(reference.memory.weights_bytes, rel=1e-12)
+    # ... while the model FLOPs are those of the 126 layers the model has.
+    assert step.model_flops < reference.model_flops
