@@ -534,16 +534,16 @@ class GpuPath:
 GPU_PATHS = MappingProxyType({
     "GPUDirect RDMA": GpuPath(
         name="GPUDirect RDMA", path_type="PIX", gpudirect=True, crosses_sockets=False,
-        route=(Hop(place="GPU memory", mover="NIC", how="DMA read through the PCIe switch"),),
+        route=(Hop(place="GPU memory", mover="NIC", how="DMA read via the PCIe switch"),),
     ),
     "staged through host memory": GpuPath(
         name="staged through host memory", path_type="PIX", gpudirect=False, crosses_sockets=False,
-        route=(Hop(place="GPU memory", mover="GPU", how="copy up the switch's uplink"),
+        route=(Hop(place="GPU memory", mover="GPU", how="copy up the uplink"),
                Hop(place="bounce buffer in host memory", mover="NIC", how="DMA read down the uplink")),
     ),
     "staged, NIC on the other socket": GpuPath(
         name="staged, NIC on the other socket", path_type="SYS", gpudirect=False, crosses_sockets=True,
-        route=(Hop(place="GPU memory", mover="GPU", how="copy to its socket's memory"),
+        route=(Hop(place="GPU memory", mover="GPU", how="copy into host memory"),
                Hop(place="bounce buffer in host memory", mover="NIC", how="DMA read across sockets")),
     ),
 })

@@ -32,18 +32,28 @@ _MOVER_LABELS = {"CPU": "CPU copies (software)", "NIC": "NIC reads or writes by 
                  "GPU": "GPU copies over PCIe"}
 
 
-def _box(ax, x, y, text, *, width=16):
-    ax.text(x, y, "\n".join(textwrap.wrap(text, width)), ha="center", va="center", fontsize=8.5, zorder=3,
+def _wrap(text, width=11):
+    return textwrap.wrap(text, width)
+
+
+def _half_width_pt(text):
+    # Half a box's width in points: about 0.55 em per character at 9 pt, plus the padding.
+    return 0.5 * max(len(line) for line in _wrap(text)) * 5.2 + 5.0
+
+
+def _box(ax, x, y, text):
+    ax.text(x, y, "\n".join(_wrap(text)), ha="center", va="center", fontsize=9, zorder=3,
             bbox={"boxstyle": "round,pad=0.35", "facecolor": "white", "edgecolor": PALETTE["black"],
                   "linewidth": 1})
 
 
-def _arrow(ax, x0, x1, y, color, *, width=2.0, label=None):
+def _arrow(ax, x0, x1, y, color, *, start, end, width=2.0, label=None):
     ax.add_patch(FancyArrowPatch((x0, y), (x1, y), arrowstyle="-|>", mutation_scale=12, color=color,
-                                 linewidth=width, shrinkA=30, shrinkB=30, zorder=2))
+                                 linewidth=width, shrinkA=_half_width_pt(start) + 2,
+                                 shrinkB=_half_width_pt(end) + 3, zorder=2))
     if label:
-        ax.text((x0 + x1) / 2, y + 0.3, "\n".join(textwrap.wrap(label, 17)), ha="center", va="bottom",
-                fontsize=7.5, color=PALETTE["black"], linespacing=1.0)
+        ax.text((x0 + x1) / 2, y + 0.42, "\n".join(textwrap.wrap(label, 14)), ha="center", va="bottom",
+                fontsize=8, color=PALETTE["black"], linespacing=1.0)
 
 
 @styled
@@ -70,32 +80,34 @@ def data_path_plot(routes, *, ax=None, title=None):
         raise ValueError("data_path_plot needs at least one route")
     longest = max(len(r) for r in routes.values())
     if ax is None:
-        _, ax = new_figure(10.5, 0.4 + 1.3 * len(routes))
-    step, gap = 2.7, 3.0
+        _, ax = new_figure(8.4, 0.5 + 1.6 * len(routes))
+    step, gap, pitch = 2.4, 2.3, 2.45
     nic_left, nic_right = longest * step, longest * step + gap
+    mirror = 2 * nic_left + gap
     for row, (label, route) in enumerate(routes.items()):
-        y = -row * 1.6
-        ax.text(-1.2, y, "\n".join(textwrap.wrap(label, 14)), ha="right", va="center", fontsize=9.5,
-                fontweight="bold")
+        y = -row * pitch
+        ax.text(-1.1, y + 1.2, label, ha="left", va="center", fontsize=10, fontweight="bold")
         xs = [nic_left - step * (len(route) - i) for i in range(len(route))]
         for i, hop in enumerate(route):
             _box(ax, xs[i], y, hop.place)
-            _box(ax, 2 * nic_left + gap - xs[i], y, hop.place)
-            end = xs[i + 1] if i + 1 < len(route) else nic_left
-            _arrow(ax, xs[i], end, y, MOVER_COLORS[hop.mover], label=hop.how)
-            _arrow(ax, 2 * nic_left + gap - end, 2 * nic_left + gap - xs[i], y, MOVER_COLORS[hop.mover])
+            _box(ax, mirror - xs[i], y, hop.place)
+            end, end_place = (xs[i + 1], route[i + 1].place) if i + 1 < len(route) else (nic_left, "NIC")
+            color = MOVER_COLORS[hop.mover]
+            _arrow(ax, xs[i], end, y, color, start=hop.place, end=end_place, label=hop.how)
+            _arrow(ax, mirror - end, mirror - xs[i], y, color, start=end_place, end=hop.place)
         _box(ax, nic_left, y, "NIC")
         _box(ax, nic_right, y, "NIC")
-        _arrow(ax, nic_left, nic_right, y, PALETTE["grey"], width=3.5, label="network")
-    for mover in MOVERS:
+        _arrow(ax, nic_left, nic_right, y, PALETTE["grey"], start="NIC", end="NIC", width=3.5, label="network")
+    used = {hop.mover for route in routes.values() for hop in route}
+    for mover in (m for m in MOVERS if m in used):
         ax.plot([], [], color=MOVER_COLORS[mover], linewidth=2.5, label=_MOVER_LABELS[mover])
     sender_x = nic_left - step * longest / 2
-    ax.text(sender_x, 1.0, "sender", ha="center", fontsize=9, style="italic")
-    ax.text(2 * nic_left + gap - sender_x, 1.0, "receiver", ha="center", fontsize=9, style="italic")
-    ax.set_xlim(-3.1, 2 * nic_left + gap + 1.0)
-    ax.set_ylim(-1.6 * (len(routes) - 1) - 0.9, 1.5)
+    ax.text(sender_x, 1.75, "sender", ha="center", fontsize=9.5, style="italic")
+    ax.text(mirror - sender_x, 1.75, "receiver", ha="center", fontsize=9.5, style="italic")
+    ax.set_xlim(-1.2, mirror + 1.2)
+    ax.set_ylim(-pitch * (len(routes) - 1) - 0.8, 2.1)
     ax.axis("off")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncols=3, fontsize=8.5)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncols=2, fontsize=9)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax

@@ -17,7 +17,7 @@ from .panel import Panel
 
 __all__ = ["GpuDirectPanel", "SIZES", "SIZE_GRID", "PCIE_LINKS", "LOADS"]
 
-_CONTROL = {"style": {"description_width": "13em"}, "layout": widgets.Layout(width="44em")}
+_CONTROL = {"style": {"description_width": "12em"}, "layout": widgets.Layout(width="40em")}
 
 #: Message sizes the slider offers: powers of two from 1 KiB to 1 GiB [B].
 SIZES = tuple(2.0**k for k in range(10, 31))
