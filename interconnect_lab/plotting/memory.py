@@ -115,8 +115,8 @@ def memory_wall_plot(labels, states, capacities, *, ax=None, title=None):
     total = np.array([float(s.total_bytes) for s in states]) / u.GB
     weights = np.array([float(s.weights_bytes) for s in states]) / u.GB
     ax.barh(y, total, height=0.7, color=PALETTE["green"], alpha=0.35, edgecolor=PALETTE["green"],
-            label="training state: weights, gradients, Adam (16 B per parameter)")
-    ax.barh(y, weights, height=0.7, color=COLORS["compute"], label="16-bit weights alone (2 B per parameter)")
+            label="training state (16 B per parameter)")
+    ax.barh(y, weights, height=0.7, color=COLORS["compute"], label="16-bit weights (2 B per parameter)")
     for row, value in zip(y, total):
         ax.text(value * 1.08, row, f"{value / 1e3:,.2f} TB" if value >= 1e3 else f"{value:,.0f} GB",
                 va="center", fontsize=8, zorder=4,
@@ -128,7 +128,7 @@ def memory_wall_plot(labels, states, capacities, *, ax=None, title=None):
     ax.set_yticks(y, labels)
     ax.set_xlabel("memory [GB] (log scale); dashed: HBM of one GPU")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=8)
+    ax.legend(loc="upper right", fontsize=8, frameon=True, framealpha=0.9, edgecolor="white")
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax
@@ -380,7 +380,7 @@ def decode_plot(fractions, steps, *, ax=None, title=None):
     ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("share of the KV cache kept outside HBM [%]")
     ax.set_ylabel("time per decode step [ms]\n(log scale)")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="lower right", fontsize=8)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax

@@ -21,7 +21,7 @@ from .panel import Panel
 
 __all__ = ["OffloadPanel", "SHARDS", "TOKENS", "axis_limit", "path_label"]
 
-_CONTROL = {"style": {"description_width": "16em"}, "layout": widgets.Layout(width="44em")}
+_CONTROL = {"style": {"description_width": "15em"}, "layout": widgets.Layout(width="40em")}
 
 #: GPUs the training state can be split over (ZeRO-3 style) [-].
 SHARDS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -91,11 +91,11 @@ class OffloadPanel(Panel):
                 options=[(f"{t:,}", t) for t in TOKENS], value=tokens_per_gpu,
                 description="tokens per GPU per step", continuous_update=False, **_CONTROL),
             "overlap_fraction": widgets.FloatSlider(value=overlap_fraction, min=0.0, max=1.0, step=0.1,
-                                                    description="transfers that may overlap compute",
+                                                    description="share of transfers overlapped",
                                                     readout_format=".0%", continuous_update=True, **_CONTROL),
         }
         self._limits = None
-        super().__init__(figure_size_in=(8.6, 3.5), subplots={"ncols": 2, "width_ratios": [1, 1.35]})
+        super().__init__(figure_size_in=(8.0, 3.5), subplots={"ncols": 2, "width_ratios": [1, 1.35]})
 
     # Model ----------------------------------------------------------------------------
     def compute(self, *, model, gpu, shards, plan, path, tokens_per_gpu, overlap_fraction):
@@ -120,8 +120,8 @@ class OffloadPanel(Panel):
                     f"{format_bytes(step.host_capacity_bytes)} share")
         return (f"{head}; {host}. Over {path_label(step.path)}, {format_bytes(step.to_host_bytes)} go out and "
                 f"{format_bytes(step.to_device_bytes)} come back each step: <b>{format_time(step.transfer_s)}</b> "
-                f"against {format_time(step.compute_s)} of compute, the step <b>{step.added_fraction:+.1%}</b> "
-                f"longer than its compute alone.")
+                f"against {format_time(step.compute_s)} of compute; with {step.step.overlap_fraction:.0%} of them "
+                f"overlapped, the step is <b>{step.added_fraction:+.1%}</b> longer than its compute alone.")
 
     # Figure ---------------------------------------------------------------------------
     #: Ends of the logarithmic memory axis, wide enough for every choice [GB].
