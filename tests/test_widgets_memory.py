@@ -12,7 +12,7 @@ from PIL import Image
 
 from interconnect_lab import memory as m
 from interconnect_lab.units import format_time
-from interconnect_lab.widgets.memory import OffloadPanel, axis_limit, path_label
+from interconnect_lab.widgets.memory import OffloadPanel, path_label
 
 
 def pixels(png):
@@ -70,11 +70,22 @@ def test_fast_redraw_shows_what_a_full_draw_shows():
         assert (np.abs(a - b).max(axis=-1) > 32).mean() < 0.005
 
 
-def test_moving_along_the_path_menu_stays_on_the_fast_path():
+def test_every_move_stays_on_the_fast_path():
     panel = OffloadPanel()
-    for name in m.OFFLOAD_PATHS:
-        panel.controls["path"].value = name
-        assert panel._animated, f"{name} took the slow path"
+    for control in panel.controls.values():
+        for value in [v[1] if isinstance(v, tuple) else v for v in getattr(control, "options", [])][:3] or [0.0, 1.0]:
+            control.value = value
+            assert panel._animated, f"{control.description} = {value} took the slow path"
+
+
+def test_bars_longer_than_the_axis_stop_at_its_edge_and_keep_their_value():
+    panel = OffloadPanel(plan="optimizer state streamed", tokens_per_gpu=512, overlap_fraction=0.0)
+    right = panel.axes[1]
+    gen3 = panel.result["steps"][0]
+    assert gen3.added_fraction > OffloadPanel.TIME_LIMIT - 1
+    bar = right.offload_artists["exposed"][0]
+    assert bar.get_x() + bar.get_width() == pytest.approx(OffloadPanel.TIME_LIMIT)
+    assert right.offload_artists["texts"][0].get_text().strip() == f"+{gen3.added_fraction:.1%}"
 
 
 def test_output_widget_holds_the_current_figure():
@@ -85,8 +96,6 @@ def test_output_widget_holds_the_current_figure():
         assert base64.b64decode(output["data"]["image/png"]) == panel.png()
 
 
-def test_axis_limits_snap_to_a_ladder_and_labels_are_short():
-    assert axis_limit(1.0) == 1.5 and axis_limit(1.3) == 1.5 and axis_limit(1.31) == 2.0
-    assert axis_limit(8.0) == 10.0 and axis_limit(0) == 1.0
+def test_path_labels_are_short():
     assert path_label("host DDR5 over PCIe Gen5 x16") == "host DDR5, PCIe Gen5 x16"
     assert path_label("CXL 2.0 expander behind the host") == "CXL 2.0 expander"

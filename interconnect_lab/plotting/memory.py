@@ -329,13 +329,16 @@ def offload_paths_plot(labels, steps, *, selected=None, ax=None, limit=None):
 
 
 def update_offload_paths(ax, steps, selected):
-    """Set every path's bars, its text and the highlight from ``steps``; return the artists changed."""
+    """Set every path's bars, its text and the highlight from ``steps``; return the artists changed.
+
+    A bar longer than the axis stops at its end; its text still gives the full value.
+    """
     artists = ax.offload_artists
     limit = ax.get_xlim()[1]
     changed = []
     for index, step in enumerate(steps):
         hidden = float(step.step.hidden_communication_s / step.compute_s)
-        exposed = float(step.exposed_s / step.compute_s)
+        exposed = min(float(step.exposed_s / step.compute_s), limit - 1)
         chosen = index == selected
         artists["hidden"][index].set_x(1 - hidden)
         artists["hidden"][index].set_width(hidden)

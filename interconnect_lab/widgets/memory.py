@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import ipywidgets as widgets
 
 from .. import catalog, training
@@ -19,7 +17,7 @@ from ..plotting.style import styled
 from ..units import format_bytes, format_time
 from .panel import Panel
 
-__all__ = ["OffloadPanel", "SHARDS", "TOKENS", "axis_limit", "path_label"]
+__all__ = ["OffloadPanel", "SHARDS", "TOKENS", "path_label"]
 
 _CONTROL = {"style": {"description_width": "15em"}, "layout": widgets.Layout(width="40em")}
 
@@ -27,18 +25,6 @@ _CONTROL = {"style": {"description_width": "15em"}, "layout": widgets.Layout(wid
 SHARDS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 #: Tokens each GPU computes per step [token].
 TOKENS = tuple(2**k for k in range(9, 18))
-
-#: Right ends an axis snaps to, per decade, so that the figure keeps its axes while values move.
-_LADDER = (1.0, 1.5, 2.0, 3.0, 5.0, 7.5)
-
-
-def axis_limit(value):
-    """The smallest of 1, 1.5, 2, 3, 5, 7.5 x 10^k that is at least 1.15 x ``value``."""
-    target = 1.15 * float(value)
-    if target <= 0:
-        return 1.0
-    decade = 10.0 ** math.floor(math.log10(target))
-    return next((step * decade for step in _LADDER + (10.0,) if step * decade >= target * (1 - 1e-12)))
 
 
 def path_label(name):
@@ -80,7 +66,7 @@ class OffloadPanel(Panel):
                 options=[(f"{name} ({g.hbm_bytes / u.GB:,.0f} GB HBM)", name) for name, g in catalog.GPUS.items()],
                 value=gpu, description="GPU (HBM per GPU)", **_CONTROL),
             "shards": widgets.SelectionSlider(options=list(SHARDS), value=shards,
-                                              description="GPUs sharing the state", continuous_update=False,
+                                              description="GPUs sharing the state", continuous_update=True,
                                               **_CONTROL),
             "plan": widgets.Dropdown(options=[(f"{name}: {p.description.split(':')[0]}", name)
                                               for name, p in OFFLOAD_PLANS.items()],
@@ -89,7 +75,7 @@ class OffloadPanel(Panel):
                                      description="where to (outlined below)", **_CONTROL),
             "tokens_per_gpu": widgets.SelectionSlider(
                 options=[(f"{t:,}", t) for t in TOKENS], value=tokens_per_gpu,
-                description="tokens per GPU per step", continuous_update=False, **_CONTROL),
+                description="tokens per GPU per step", continuous_update=True, **_CONTROL),
             "overlap_fraction": widgets.FloatSlider(value=overlap_fraction, min=0.0, max=1.0, step=0.1,
                                                     description="share of transfers overlapped",
                                                     readout_format=".0%", continuous_update=True, **_CONTROL),
@@ -126,9 +112,9 @@ class OffloadPanel(Panel):
     # Figure ---------------------------------------------------------------------------
     #: Ends of the logarithmic memory axis, wide enough for every choice [GB].
     MEMORY_LIMITS_GB = (0.01, 100_000.0)
-
-    def _time_limit(self, result):
-        return axis_limit(max(1 + s.added_fraction for s in result["steps"]))
+    #: Right end of the time axis, as a multiple of the compute time: longer bars stop at the
+    #: edge and their text gives the value, so that the axes never change [-].
+    TIME_LIMIT = 2.0
 
     def _title(self, result):
         step = result["steps"][result["selected"]]
@@ -138,17 +124,14 @@ class OffloadPanel(Panel):
     def draw(self, result):
         left, right = self.axes
         steps = result["steps"]
-        self._limits = self._time_limit(result)
         offload_memory_plot(steps[result["selected"]], ax=left, limits=self.MEMORY_LIMITS_GB)
         offload_paths_plot([path_label(name) for name in OFFLOAD_PATHS], steps, selected=result["selected"],
-                           ax=right, limit=self._limits)
+                           ax=right, limit=self.TIME_LIMIT)
         right.set_title(self._title(result), loc="left", fontsize=9)
 
     @styled
     def redraw(self, result):
-        # In place while the time axis keeps its limit: bar widths, ticks, texts and the title.
-        if self._time_limit(result) != self._limits:
-            return None
+        # In place (both axes are fixed): bar widths, capacity ticks, texts and the title.
         left, right = self.axes
         steps = result["steps"]
         changed = update_offload_memory(left, steps[result["selected"]])
