@@ -10,6 +10,8 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.utilization` — step time, overlap, MFU and HFU
 - :mod:`~interconnect_lab.collectives` — α-β cost of collectives, algbw and busbw
 - :mod:`~interconnect_lab.collectives_reference` — collectives performed step by step on arrays
+- :mod:`~interconnect_lab.memory` — the memory wall: training state, KV cache, offload over PCIe and CXL
+- :mod:`~interconnect_lab.rdma` — kernel TCP against RDMA; GPUDirect RDMA against staging
 - :mod:`~interconnect_lab.topology` — NVLink domains and fat trees
 - :mod:`~interconnect_lab.pricebook` and :mod:`~interconnect_lab.cost` — dated price estimates; cluster cost and power
 - :mod:`~interconnect_lab.training` — transformer FLOPs and memory, parallel step time, MFU
@@ -24,8 +26,8 @@ and ipywidgets, which the model does not).
 """
 
 from . import (
-    catalog, collectives, collectives_reference, cost, fabric, pricebook, published, reliability,
-    sources, standards, topology, training, units, utilization,
+    catalog, collectives, collectives_reference, cost, fabric, memory, pricebook, published, rdma,
+    reliability, sources, standards, topology, training, units, utilization,
 )
 from .collectives import (
     CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
@@ -33,6 +35,8 @@ from .collectives import (
     reduce_scatter_time,
 )
 from .cost import ClusterCost, cluster_cost
+from .memory import kv_cache_bytes, offload_step, training_state
+from .rdma import gpu_transfer, host_latency, host_transfer
 from .reliability import CheckpointPlan, checkpoint_plan, system_mtbf
 from .topology import (
     FatTree, PathLatency, ScaleUpDomain, fat_tree, max_hosts, path_latency, scale_up_domain,
@@ -61,7 +65,7 @@ __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
     "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
-    "standards",
+    "standards", "memory", "rdma",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
@@ -79,6 +83,8 @@ __all__ = [
     "TransformerModel", "transformer_model", "parallel_config", "training_step", "TrainingStep",
     "memory_per_gpu", "parallel_sweep", "system_cluster", "tensor_parallel_layer",
     "TensorParallelLayer",
+    # memory and RDMA
+    "training_state", "kv_cache_bytes", "offload_step", "host_latency", "host_transfer", "gpu_transfer",
     # reliability
     "system_mtbf", "checkpoint_plan", "CheckpointPlan",
 ]

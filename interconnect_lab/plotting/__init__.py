@@ -15,8 +15,13 @@ from .fabric import (
     slow_rank_plot, straggler_scaling_plot, victim_slowdown_plot,
 )
 from .links import link_generations_plot
+from .memory import (
+    decode_plot, kv_cache_plot, memory_wall_plot, offload_memory_plot, offload_paths_plot,
+    offload_share_plot,
+)
 from .multipath import flow_splitting_plot, max_load_plot, spray_arrivals_plot
 from .nvlink import bandwidth_ladder_plot, ladder_entry, nvlink_domain_plot, tensor_parallel_plot
+from .rdma import data_path_plot, gpu_transfer_plot, host_memory_plot, host_transfer_plot
 from .reliability import checkpoint_plot, interruption_causes_plot, interval_tradeoff_plot
 from .style import COLORS, PALETTE, new_figure, styled
 from .tables import Table
@@ -43,6 +48,11 @@ __all__ = [
     # fabric
     "flow_completion_plot", "line_rate_plot", "link_utilization_plot", "incast_collapse_plot",
     "victim_slowdown_plot", "straggler_scaling_plot", "slow_rank_plot",
+    # memory wall
+    "memory_wall_plot", "kv_cache_plot", "offload_share_plot", "offload_memory_plot",
+    "offload_paths_plot", "decode_plot",
+    # RDMA
+    "data_path_plot", "host_transfer_plot", "host_memory_plot", "gpu_transfer_plot",
     # multipath transport
     "max_load_plot", "flow_splitting_plot", "spray_arrivals_plot",
     # reliability

@@ -7,9 +7,11 @@ functions. Display a panel by making it the last expression of a cell.
 from .collectives import CollectivePanel, HierarchicalAllReducePanel
 from .cost import ClusterCostPanel
 from .fabric import IncastPanel, RoutingPanel, StragglerPanel
+from .memory import OffloadPanel
 from .multipath import SprayPanel
 from .nvlink import NVLinkDomainPanel, TensorParallelPanel
 from .panel import Panel
+from .rdma import GpuDirectPanel
 from .reliability import CheckpointPanel
 from .topology import FatTreePanel
 from .training import PipelineSchedulePanel, TrainingRunPanel, ZeroPlusPlusPanel
@@ -18,7 +20,7 @@ from .utilization import StepTimePanel
 __all__ = [
     "Panel",
     "StepTimePanel",
-    "TensorParallelPanel", "NVLinkDomainPanel",
+    "TensorParallelPanel", "NVLinkDomainPanel", "OffloadPanel", "GpuDirectPanel",
     "FatTreePanel", "ClusterCostPanel",
     "CollectivePanel", "HierarchicalAllReducePanel",
     "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel",
