@@ -49,7 +49,7 @@ class StepTimePanel(Panel):
                                                     description="overlap fraction", readout_format=".2f",
                                                     **_SLIDER),
             "compute_efficiency": widgets.FloatSlider(value=compute_efficiency, min=0.3, max=1.0, step=0.05,
-                                                      description="share of peak while computing",
+                                                      description="compute efficiency",
                                                       readout_format=".2f", **_SLIDER),
         }
         super().__init__(figure_size_in=(7.0, 2.6))
