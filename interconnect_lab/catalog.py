@@ -78,7 +78,7 @@ from .sources import (
 __all__ = [
     "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS",
-    "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
+    "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier", "breakout",
 ]
 
 
@@ -1072,6 +1072,47 @@ def switch(name: str) -> Switch:
     144
     """
     return _lookup("switch", SWITCHES, name)
+
+
+def breakout(switch_or_name, ways):
+    """A switch run with each port split ``ways`` ways: ``ways`` times the ports at 1/``ways`` the rate.
+
+    Switch chips drive their ports from SerDes lanes, so a 64-port 800 Gb/s chip can
+    serve 128 ports of 400 Gb/s (Tomahawk 5: "64 x 800GbE / 128 x 400GbE / 256 x
+    200GbE"). Capacity, latency, power and sources stay those of the catalog entry;
+    the name says the mode, e.g. ``"Tomahawk 5 (128 x 400G)"``.
+
+    Parameters
+    ----------
+    switch_or_name : Switch or str
+        A catalog switch or its name.
+    ways : int
+        Ports each physical port is split into, >= 1 (1 returns the switch as it is).
+
+    Returns
+    -------
+    Switch
+
+    Raises
+    ------
+    ValueError
+        If ``ways`` is not a whole number >= 1 or the name is unknown.
+
+    Examples
+    --------
+    >>> split = breakout("Tomahawk 5", 2)
+    >>> split.name, split.ports, split.port_per_direction_bytes_per_s / u.Gbit_per_s
+    ('Tomahawk 5 (128 x 400G)', 128, 400.0)
+    >>> split.capacity_per_direction_bytes_per_s == switch("Tomahawk 5").capacity_per_direction_bytes_per_s
+    True
+    """
+    entry = switch_or_name if isinstance(switch_or_name, Switch) else switch(switch_or_name)
+    ways = check_integer("ways", ways, minimum=1)
+    if ways == 1:
+        return entry
+    rate = entry.port_per_direction_bytes_per_s / ways
+    return dataclasses.replace(entry, name=f"{entry.name} ({entry.ports * ways} x {rate / u.Gbit_per_s:g}G)",
+                               ports=entry.ports * ways, port_per_direction_bytes_per_s=rate)
 
 
 # NICs -------------------------------------------------------------------------------

@@ -15,7 +15,11 @@ give one, and a note saying how it was read. Edit a price with
     50000.0
 
 Transceivers are not in the hardware catalog yet, so their specifications
-(ports served, power, with sources) live here in ``TRANSCEIVERS``.
+(ports served, power, rate, reach, with sources) live here in ``TRANSCEIVERS``,
+together with the copper cables that can replace them over a few metres.
+
+Electricity is priced here too (:data:`ELECTRICITY_PRICE`, per kWh), and a second
+book prices an Ethernet fabric (:data:`H100_ETHERNET_PRICES`).
 
 Status of each default price (H100 generation, NDR InfiniBand):
 
@@ -38,12 +42,14 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from . import units as u
 from ._validation import check_choice, check_integer, check_number
 from .sources import Source
 
 __all__ = [
     "Price", "Transceiver", "TRANSCEIVERS", "transceiver", "PriceBook", "ESTIMATES",
-    "H100_NDR_PRICES", "SINGLE_PORT_400G_TRANSCEIVER_PRICE",
+    "H100_NDR_PRICES", "SINGLE_PORT_400G_TRANSCEIVER_PRICE", "MEDIA",
+    "ELECTRICITY_PRICE", "H100_ETHERNET_PRICES", "with_transceiver",
 ]
 
 _DATE = re.compile(r"^\d{4}(-(0[1-9]|1[0-2]))?$")
@@ -108,9 +114,13 @@ class Price:
         return {"low": self.low_usd, "central": self.usd, "high": self.high_usd}[end]
 
 
+#: Kinds of link end in ``TRANSCEIVERS``, from the shortest reach to the longest.
+MEDIA = ("passive copper", "active copper", "multimode optics", "single-mode optics")
+
+
 @dataclass(frozen=True, kw_only=True)
 class Transceiver:
-    """A pluggable optical transceiver module.
+    """A pluggable link end: an optical transceiver module, or the end of a copper cable.
 
     Parameters
     ----------
@@ -122,9 +132,21 @@ class Transceiver:
         Network ports the module serves: 2 for a twin-port OSFP in a Quantum-2
         switch cage (two 400 Gb/s ports), 1 for a single-port OSFP in a NIC.
     power_w : float
-        Power the vendor gives for one module [W].
+        Power the vendor gives for one module, or one cable end [W].
     sources : tuple of Source
         Where the figures come from.
+    per_direction_bytes_per_s : float, optional
+        Data rate of the whole module (all its ports), one direction [B/s].
+    reach_m : float, optional
+        Longest link the vendor specifies [m].
+    medium : str, optional
+        One of :data:`MEDIA`.
+
+    Examples
+    --------
+    >>> from interconnect_lab import units as u
+    >>> round(transceiver("MMS4X00-NS").energy_per_bit_j / u.pJ, 2)   # 17 W over 800 Gb/s
+    21.25
     """
 
     name: str
@@ -132,36 +154,91 @@ class Transceiver:
     ports: int
     power_w: float
     sources: tuple[Source, ...]
+    per_direction_bytes_per_s: float | None = None
+    reach_m: float | None = None
+    medium: str | None = None
 
     def __post_init__(self):
         check_integer(f"Transceiver({self.name!r}).ports", self.ports, minimum=1)
         object.__setattr__(self, "power_w", check_number(
             f"Transceiver({self.name!r}).power_w", self.power_w, unit="W", minimum=0,
             min_inclusive=False))
+        for field, unit in (("per_direction_bytes_per_s", "B/s"), ("reach_m", "m")):
+            if getattr(self, field) is not None:
+                object.__setattr__(self, field, check_number(
+                    f"Transceiver({self.name!r}).{field}", getattr(self, field), unit=unit,
+                    minimum=0, min_inclusive=False))
+        if self.medium is not None:
+            check_choice(f"Transceiver({self.name!r}).medium", self.medium, MEDIA)
         if not self.sources or not all(isinstance(s, Source) for s in self.sources):
             raise ValueError(f"Transceiver {self.name!r} needs at least one Source")
 
+    @property
+    def energy_per_bit_j(self) -> float | None:
+        """Power over the data rate of one direction [J/bit]; None where the rate is not given.
+
+        .. math:: E_\\text{bit} = P / R_\\text{one direction}
+
+        The convention of optics datasheets and roadmaps: a module that draws 17 W
+        while carrying 800 Gb/s each way is quoted at 17 W / 800 Gb/s = 21 pJ/bit.
+        """
+        if self.per_direction_bytes_per_s is None:
+            return None
+        return self.power_w / (self.per_direction_bytes_per_s / u.bit)
+
+
+_GBIT_PER_S = u.Gbit_per_s
 
 TRANSCEIVERS = MappingProxyType({t.name: t for t in (
     Transceiver(
         name="MMS4X00-NS", description="800 Gb/s twin-port OSFP, 2 x 400G DR4 single-mode, 100 m",
-        ports=2, power_w=17.0,
+        ports=2, power_w=17.0, per_direction_bytes_per_s=800 * _GBIT_PER_S, reach_m=100.0,
+        medium="single-mode optics",
         sources=(Source(title="NVIDIA MMS4X00-NS 800Gbps Twin-port OSFP 2x400Gb/s Single Mode DR8 100m: Overview",
                         year=2025, url="https://docs.nvidia.com/networking/display/800GMMS4X00NS/Overview",
                         note="'Twin-port single mode OSFP transceivers remain at 17 Watts for all configurations'; "
                              "used in Quantum-2 switch cages and the DGX H100's compute-fabric cages"),)),
     Transceiver(
         name="MMA4Z00-NS", description="800 Gb/s twin-port OSFP, 2 x 400G SR4 multimode, 50 m",
-        ports=2, power_w=15.0,
+        ports=2, power_w=15.0, per_direction_bytes_per_s=800 * _GBIT_PER_S, reach_m=50.0,
+        medium="multimode optics",
         sources=(Source(title="NVIDIA MMA4Z00-NS-T 800Gbps Twin-port OSFP 2x400Gb/s Multimode SR8 50m: Overview",
                         year=2025, url="https://docs.nvidia.com/networking/display/800gmma4z00nst/overview",
                         note="15 W"),)),
     Transceiver(
         name="MMS4X00-NS400", description="400 Gb/s single-port OSFP DR4 single-mode, 100 m (ConnectX-7 cards)",
-        ports=1, power_w=9.0,
+        ports=1, power_w=9.0, per_direction_bytes_per_s=400 * _GBIT_PER_S, reach_m=100.0,
+        medium="single-mode optics",
         sources=(Source(title="NVIDIA MMS4X00-NS400 400Gb/s Single-port OSFP Single Mode DR4: Overview",
                         year=2025, url="https://docs.nvidia.com/networking/display/mms4x00ns400/overview",
                         note="'draws 9 Watts maximum or 9 Watts typical' at 400 Gb/s"),)),
+    Transceiver(
+        name="MCP4Y10-N00x", description="2 x 400 Gb/s twin-port OSFP passive copper cable (DAC), 0.5 to 2 m",
+        ports=2, power_w=0.1, per_direction_bytes_per_s=800 * _GBIT_PER_S, reach_m=2.0,
+        medium="passive copper",
+        sources=(Source(title="NVIDIA MCP4Y10-Nxxx Twin-port 2x400Gb/s OSFP to 2x400Gb/s OSFP Passive DAC "
+                              "Product Specifications", year=2025,
+                        url="https://docs.nvidia.com/networking/display/mcp4y10nxxx2x400pub",
+                        note="'0.5, 1, 1.5, and 2-meter lengths', 8 channels of 100G-PAM4; links Quantum-2 or "
+                             "Spectrum-4 switches 'up to 2-meters'"),
+                 Source(title="NVIDIA MCP4Y10-Nxxx Product Specifications: Specifications", year=2025,
+                        url="https://docs.nvidia.com/networking/display/mcp4y10nxxx2x400pub/specifications",
+                        note="power consumption 0.1 W maximum (the EEPROM at each end; no electronics in the "
+                             "data path)")),
+    ),
+    Transceiver(
+        name="MCA7J70-N00x", description="800 Gb/s twin-port OSFP active copper cable (ACC), switch end, 4 to 5 m",
+        ports=2, power_w=1.5, per_direction_bytes_per_s=800 * _GBIT_PER_S, reach_m=5.0,
+        medium="active copper",
+        sources=(Source(title="NVIDIA MCA7J70-Nxxx 800Gb/s Twin-port OSFP ACC Splitter Product Specifications: "
+                              "Specifications", year=2025,
+                        url="https://docs.nvidia.com/networking/display/MCA7J70NXXX800pub/Specifications",
+                        note="power consumption of the 800G head end at the switch 1.5 W maximum (each 200G "
+                             "tail 0.3 W)"),
+                 Source(title="NVIDIA MCP7Y50-Nxxx 800Gbps Twin-port DAC Splitter: Use Cases", year=2024,
+                        url="https://docs.nvidia.com/networking/display/mcp7y50nxxx800pub/use+cases",
+                        note="'Active Copper Cables (ACC) are also available for lengths of 4 and 5-meters'")),
+    ),
 )})
 
 
@@ -328,4 +405,75 @@ H100_NDR_PRICES = PriceBook(
 SINGLE_PORT_400G_TRANSCEIVER_PRICE = Price(
     item="MMS4X00-NS400", usd=700, low_usd=600, high_usd=800, date="2025", source=_LUXOPTX,
     note="'400G QSFP-DD: $600-800' (the NIC takes the OSFP form factor); central is the midpoint",
+)
+
+
+def with_transceiver(book, name):
+    """``book`` with every transceiver module (switch and host ends) replaced by ``name``.
+
+    The price stays the same: the price book's module prices are ranges for 800G
+    OSFP modules in general, not for one part. Use it to compare optics by power.
+
+    Parameters
+    ----------
+    book : PriceBook
+    name : str
+        A ``TRANSCEIVERS`` key.
+
+    Returns
+    -------
+    PriceBook
+
+    Examples
+    --------
+    >>> with_transceiver(H100_NDR_PRICES, "MMA4Z00-NS").switch_transceiver.item
+    'MMA4Z00-NS'
+    """
+    if not isinstance(book, PriceBook):
+        raise TypeError(f"book must be a PriceBook, got {book!r}")
+    transceiver(name)
+    return dataclasses.replace(
+        book, switch_transceiver=dataclasses.replace(book.switch_transceiver, item=name),
+        host_transceiver=dataclasses.replace(book.host_transceiver, item=name))
+
+
+
+# Electricity ------------------------------------------------------------------------------------
+
+_EIA_2023 = Source(
+    title="U.S. Energy Information Administration, Electric Power Annual 2023: average revenue per "
+          "kilowatthour by state and sector",
+    year=2024, url="https://www.eia.gov/electricity/annual/secrev-map.php",
+    estimate=True,
+    note=("released 17 Oct 2024, data for 2023; average revenue per kWh is EIA's proxy for the price. "
+          "Industrial: Virginia 8.92, Texas 6.60, California 18.64 cents/kWh. Large buyers negotiate "
+          "their own contracts, so this is an estimate of what a cluster pays, not a quote"),
+)
+
+#: One kWh of electricity for a large cluster [USD per kWh]: the 2023 industrial average of Virginia,
+#: the largest US data-centre market, with Texas and California as the low and high ends.
+ELECTRICITY_PRICE = Price(
+    item="electricity, 1 kWh (US industrial average by state)", usd=0.0892, low_usd=0.0660,
+    high_usd=0.1864, date="2023", source=_EIA_2023,
+    note="central: Virginia industrial 8.92 cents/kWh; low: Texas 6.60; high: California 18.64 (EIA, 2023)",
+)
+
+
+# An Ethernet book: H100 on Tomahawk 5 switches split into 128 ports of 400 GbE ----------------
+
+H100_ETHERNET_PRICES = PriceBook(
+    name="H100 + 400GbE on Tomahawk 5, 2023-25 estimates",
+    server=H100_NDR_PRICES.server,
+    server_includes_nics=True,
+    nic=None,
+    switch=Price(
+        item="Tomahawk 5 (128 x 400G)", usd=200_000, low_usd=150_000, high_usd=250_000, date="2025",
+        source=_LUXOPTX,
+        note=("'64-port 800G Ethernet switch' USD 150,000-250,000 (a box of one 51.2 Tb/s chip, run as "
+              "128 ports of 400GbE); central is the midpoint. UNVERIFIED, and of another kind than the "
+              "QM9700's reseller price: compare the two books with care"),
+    ),
+    switch_transceiver=H100_NDR_PRICES.switch_transceiver,
+    host_transceiver=H100_NDR_PRICES.host_transceiver,
+    cable=H100_NDR_PRICES.cable,
 )

@@ -400,3 +400,47 @@ COHERENT_INTERCONNECT_CONSORTIA: tuple[Consortium, ...] = (
                              "(2016)")),
     ),
 )
+
+
+# Co-packaged optics (chapter 10) ------------------------------------------------------------------
+
+__all__ += ["NVIDIA_CPO_CLAIM", "BROADCOM_CPO_CLAIM"]
+
+NVIDIA_CPO_CLAIM = PerformanceClaim(
+    claimant="NVIDIA",
+    subject="Quantum-X Photonics and Spectrum-X Photonics switches (co-packaged silicon-photonics optics)",
+    statement="3.5x more power efficiency, 63x greater signal integrity, 10x better network resiliency at scale "
+              "and 1.3x faster deployment compared with traditional methods",
+    value=3.5,
+    metric=("network power for the optics, per port: NVIDIA's talks put a pluggable 1.6 Tb/s port at about 30 W "
+            "and a co-packaged one at about 9 W"),
+    baseline="the same switches with pluggable transceivers",
+    independent=False,
+    sources=(Source(title="Converge Digest, NVIDIA debuts Spectrum-X and Quantum-X Photonics switches", year=2025,
+                    url="https://convergedigest.com/nvidia-debuts-spectrum-x-and-quantum-x-photonics-switches/",
+                    note="secondary: NVIDIA's GTC announcement of 18 March 2025; 3.5x power efficiency; Quantum-X "
+                         "Photonics 144 ports of 800 Gb/s, liquid-cooled"),
+             Source(title="TechInsights, NVIDIA Launches New Switches with TSMC's Co-Packaged Optics", year=2025,
+                    url="https://www-prod.techinsights.com/zh-cn/node/60126",
+                    note="secondary: quotes the claims and 'plug-in transceiver modules, which draw about 30 W each'"),
+             Source(title="Notebookcheck, Nvidia unveils photonics switches to scale AI networks with millions of GPUs",
+                    year=2025,
+                    url="https://www.notebookcheck.net/Nvidia-unveils-photonics-switches-to-scale-AI-networks-with-millions-of-GPUs.1096181.0.html",
+                    note="secondary: per NVIDIA about 30 W per port with pluggables, about 9 W with co-packaged "
+                         "optics; electrical loss about 22 dB against about 4 dB on 200G channels")),
+)
+
+BROADCOM_CPO_CLAIM = PerformanceClaim(
+    claimant="Broadcom",
+    subject="Bailly: a 51.2 Tb/s Tomahawk 5 Ethernet switch with co-packaged silicon-photonics optical engines",
+    statement="enables an optical interconnect to operate at 70% lower power consumption and 8x better silicon "
+              "area efficiency, compared to pluggable transceiver solutions",
+    value=0.70,
+    metric="power of the optical interconnect (the optics), not of the whole switch",
+    baseline="pluggable transceivers",
+    independent=False,
+    sources=(Source(title="RCR Wireless News, Corning's CEO says 'you're going to hear a lot more' about co-packaged "
+                          "optics", year=2025, url="https://www.rcrwireless.com/20250516/uncategorized/data-center-optics",
+                    note="secondary: reports Broadcom's claim at Bailly's launch and its third-generation "
+                         "(200G per lane) CPO"),),
+)

@@ -54,7 +54,7 @@ __all__ = [
     "FLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP",
     "FLOP_per_s", "GFLOP_per_s", "TFLOP_per_s", "PFLOP_per_s", "EFLOP_per_s",
     # power, energy, money
-    "W", "kW", "MW", "J", "kWh", "MWh", "USD", "kUSD", "MUSD",
+    "W", "kW", "MW", "J", "pJ", "kWh", "MWh", "GWh", "USD", "kUSD", "MUSD",
     # helpers
     "per_direction", "both_directions",
     "format_bytes", "format_rate", "format_time", "format_flop_rate",
@@ -129,8 +129,10 @@ W = 1.0
 kW = kilo * W
 MW = mega * W
 J = W * s
+pJ = 1e-12 * J   # energy per bit of links and optics is quoted in pJ/bit
 kWh = kW * hour
 MWh = MW * hour
+GWh = giga * W * hour
 USD = 1.0
 kUSD = kilo * USD
 MUSD = mega * USD
