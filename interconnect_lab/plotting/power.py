@@ -62,13 +62,13 @@ def power_breakdown_plot(bills, *, labels=None, ax=None, title=None):
     for yi, total, bill in zip(y, left, bills):
         network = bill.network_power_w / bill.cluster.gpus
         note = "switches unknown" if bill.cluster.switch_power_w is None else "switches incl."
-        ax.annotate(f"network {network:,.0f} W ({bill.network_share_of_energy:.1%} of IT; {note})",
+        ax.annotate(f"network {network:,.0f} W, {bill.network_share_of_energy:.1%} of IT ({note})",
                     (total, yi), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8.5)
     ax.set_yticks(y, labels)
-    ax.set_xlim(0, 1.75 * left.max())
+    ax.set_xlim(0, 1.85 * left.max())
     ax.set_xlabel("facility power per GPU [W]")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), fontsize=9, ncols=4)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=9, ncols=4)
     ax.set_title(title or f"rated power per GPU, PUE {bills[0].pue:g}", loc="left", fontsize=10)
     return ax
 
@@ -82,7 +82,8 @@ def energy_per_bit_plot(modules, *, claims=(), ax=None, title=None):
     modules : sequence of Transceiver
         Entries of :data:`interconnect_lab.pricebook.TRANSCEIVERS` with a rate and reach.
     claims : sequence of (str, float, float)
-        ``(label, energy_per_bit_j, reach_m)`` points to draw hollow, labelled as claims.
+        ``(label, energy_per_bit_j, reach_m)`` points to draw hollow, labelled as claims
+        (place them at the reach of the module the claim is applied to).
     ax : matplotlib.axes.Axes, optional
     title : str, optional
 
@@ -95,23 +96,32 @@ def energy_per_bit_plot(modules, *, claims=(), ax=None, title=None):
         raise ValueError("energy_per_bit_plot needs modules with a rate and a reach")
     if ax is None:
         _, ax = new_figure(7.5, 4.8)
-    seen = set()
-    for m in modules:
+    seen, previous = set(), None
+    for m in sorted(modules, key=lambda m: (m.reach_m, m.energy_per_bit_j)):
         label = m.medium if m.medium not in seen else None
         seen.add(m.medium)
-        ax.plot(m.reach_m, m.energy_per_bit_j / u.pJ, "o", ms=9, color=_MEDIUM_COLORS.get(m.medium, "black"),
-                label=label)
+        energy = m.energy_per_bit_j / u.pJ
+        ax.plot(m.reach_m, energy, "o", ms=9, color=_MEDIUM_COLORS.get(m.medium, "black"), label=label)
         rate = m.per_direction_bytes_per_s / u.Gbit_per_s
-        ax.annotate(f"{m.name}\n{m.power_w:g} W / {rate:g} Gb/s", (m.reach_m, m.energy_per_bit_j / u.pJ),
-                    xytext=(8, -4), textcoords="offset points", fontsize=8, va="top")
-    for i, (label, energy, reach) in enumerate(claims):
+        stacked = previous is not None and previous.reach_m == m.reach_m
+        if m.reach_m < 20:                       # copper: label to the right
+            offset, ha, va = (10, 0), "left", "center"
+        elif m.medium == "multimode optics":     # left of the single-mode points
+            offset, ha, va = (-10, -4), "right", "top"
+        else:
+            offset, ha, va = ((10, 6), "left", "bottom") if stacked else ((10, -6), "left", "top")
+        ax.annotate(f"{m.name}: {m.power_w:g} W / {rate:g} Gb/s", (m.reach_m, energy), xytext=offset,
+                    textcoords="offset points", fontsize=8, va=va, ha=ha)
+        previous = m
+    for i, (label, energy, reach) in enumerate(sorted(claims, key=lambda c: c[1])):
         ax.plot(reach, energy / u.pJ, "o", ms=9, mfc="white", mec=PALETTE["purple"], mew=2,
-                label="vendor claim applied to the module above" if i == 0 else None)
-        ax.annotate(label, (reach, energy / u.pJ), xytext=(8, 4), textcoords="offset points", fontsize=8,
+                label="vendor claim applied to a module" if i == 0 else None)
+        ax.annotate(label, (reach, energy / u.pJ), xytext=(10, -6 if i == 0 else 6),
+                    textcoords="offset points", fontsize=8, va="top" if i == 0 else "bottom",
                     color=PALETTE["black"])
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlim(1, 1000)
+    ax.set_xlim(0.5, 3000)
     ax.set_ylim(0.05, 60)
     ax.set_xlabel("longest link the vendor specifies [m]")
     ax.set_ylabel("energy per bit, one direction [pJ/bit]")
