@@ -18,8 +18,8 @@ Transceivers are not in the hardware catalog yet, so their specifications
 (ports served, power, rate, reach, with sources) live here in ``TRANSCEIVERS``,
 together with the copper cables that can replace them over a few metres.
 
-Electricity is priced here too (:data:`ELECTRICITY_PRICE`, per kWh), and a second
-book prices an Ethernet fabric (:data:`H100_ETHERNET_PRICES`).
+Electricity is priced here too (``ELECTRICITY_PRICE``, per kWh), and a second
+book prices an Ethernet fabric (``H100_ETHERNET_PRICES``).
 
 Status of each default price (H100 generation, NDR InfiniBand):
 
