@@ -107,3 +107,49 @@ def test_live_panels_and_only_they_skip_output_comparison(path):
         shows_widget = any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
                            for o in cell.get("outputs", []))
         assert ("nbval-ignore-output" in tags) == shows_widget, "".join(cell["source"])[:200]
+
+
+# Alt text is read in place of a figure, and glue cannot reach cell metadata: a result typed
+# there goes stale silently when the model changes. Alt text says what the figure shows and
+# what to notice; the glued prose and caption beside it carry the numbers. A number followed by
+# a unit or a percent sign is a quantity; names that contain digits (H100, NVLink 4, Llama 3 70B,
+# 1F1B, PCIe Gen5 x16) are not.
+UNITS = (r"%|per ?cent|percent|[kKMGT]i?B(?:/s)?|[kMGT]?b/s|[GT]bps|[TP]?FLOP(?:/s)?|[kMG]?Hz"
+         r"|ms|µs|μs|us|ns|s|min|h|[kM]?W|pJ|mm|x|×|times|fold|points|USD|dollars?"
+         r"|(?:micro|milli|nano)?seconds?|minutes?|hours?|days?")
+QUANTITY = re.compile(r"\$ ?\d"                                   # a price
+                      r"|(?<![\w.,])\d+(?:[.,]\d+)*"               # a number that is not part of a name
+                      rf"(?:[\s-]?(?:{UNITS})(?![A-Za-z])"          # then a unit or percent sign,
+                      r"|\s+B(?![\w/]))")                           # or bytes, spaced apart from "70B"
+
+
+def alt_texts(notebook):
+    return [cell["metadata"]["mystnb"]["image"]["alt"] for cell in notebook["cells"]
+            if "alt" in cell.get("metadata", {}).get("mystnb", {}).get("image", {})]
+
+
+def quantities_in_alt_text(notebook):
+    return [(match.group(0), alt) for alt in alt_texts(notebook) for match in QUANTITY.finditer(alt)]
+
+
+@pytest.mark.parametrize("text", ["rises to about 360 GB/s", "MFU falls from 53% to 41%", "0.3 s of the communication",
+                                  "±10% error bars", "12 percent", "about 5 % higher", "400 Gb/s", "8 GiB",
+                                  "80 GB of HBM", "1.34×", "2.7 microseconds", "3-minute restarts", "$40,000",
+                                  "16 B per parameter", "502 PFLOP/s", "700 W", "every 3.1 hours", "10 min",
+                                  "about 5.7 times", "add 6.2 points", "a 4-fold drop"])
+def test_quantity_pattern_finds_quantities(text):
+    assert QUANTITY.search(text), text
+
+
+@pytest.mark.parametrize("text", ["H100", "DGX H100", "NVLink 4", "NVLink-C2C", "Llama 3 70B", "GPT-3 175B",
+                                  "Megatron-LM 1T", "1F1B", "PCIe Gen5 x16", "3:1 oversubscribed", "GB200 NVL72",
+                                  "HBM3", "Quantum-2 QM9700", "Tomahawk 5", "a bandwidth axis in GB/s"])
+def test_quantity_pattern_spares_names(text):
+    assert not QUANTITY.search(text), text
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_figure_alt_text_types_no_quantity(path):
+    found = quantities_in_alt_text(load(path))
+    assert not found, f"{path.name}: alt text states a quantity; describe the figure, glue the number in the prose:\n" \
+        + "\n".join(f"  {quantity!r} in: {alt[:120]}" for quantity, alt in found)
