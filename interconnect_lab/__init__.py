@@ -18,6 +18,8 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.fabric` — flow-level simulation of fat trees: routing, congestion,
   incast, stragglers
 - :mod:`~interconnect_lab.reliability` — failures, checkpoint intervals and effective training time
+- :mod:`~interconnect_lab.energy` — a cluster's power bill: lifetime energy, its cost, energy per bit
+- :mod:`~interconnect_lab.silicon` — chip yield with spare cores: why not one big chip
 - :mod:`~interconnect_lab.standards` — specifications, consortia and vendor claims, kept as claims
 
 Figures live in :mod:`interconnect_lab.plotting` and interactive panels in
@@ -26,8 +28,8 @@ and ipywidgets, which the model does not).
 """
 
 from . import (
-    catalog, collectives, collectives_reference, cost, fabric, memory, pricebook, published, rdma,
-    reliability, sources, standards, topology, training, units, utilization,
+    catalog, collectives, collectives_reference, cost, energy, fabric, memory, pricebook, published,
+    rdma, reliability, silicon, sources, standards, topology, training, units, utilization,
 )
 from .collectives import (
     CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
@@ -35,6 +37,7 @@ from .collectives import (
     reduce_scatter_time,
 )
 from .cost import ClusterCost, cluster_cost
+from .energy import EnergyBill, energy_bill
 from .memory import kv_cache_bytes, offload_step, training_state
 from .rdma import gpu_transfer, host_latency, host_transfer
 from .reliability import CheckpointPlan, checkpoint_plan, system_mtbf
@@ -65,7 +68,7 @@ __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
     "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
-    "standards", "memory", "rdma",
+    "standards", "memory", "rdma", "energy", "silicon",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
@@ -78,7 +81,7 @@ __all__ = [
     "crossover_size", "half_bandwidth_size",
     # topology and cost
     "ScaleUpDomain", "scale_up_domain", "FatTree", "fat_tree", "max_hosts", "PathLatency",
-    "path_latency", "ClusterCost", "cluster_cost",
+    "path_latency", "ClusterCost", "cluster_cost", "EnergyBill", "energy_bill",
     # training
     "TransformerModel", "transformer_model", "parallel_config", "training_step", "TrainingStep",
     "memory_per_gpu", "parallel_sweep", "system_cluster", "tensor_parallel_layer",

@@ -6,7 +6,7 @@ import textwrap
 
 MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
                  "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability", "standards",
-                 "rdma", "memory"]
+                 "rdma", "memory", "energy", "silicon"]
 
 
 def test_model_imports_without_matplotlib_or_ipywidgets():

@@ -21,6 +21,7 @@ from .memory import (
 )
 from .multipath import flow_splitting_plot, max_load_plot, spray_arrivals_plot
 from .nvlink import bandwidth_ladder_plot, ladder_entry, nvlink_domain_plot, tensor_parallel_plot
+from .power import energy_per_bit_plot, power_breakdown_plot, yield_plot
 from .rdma import data_path_plot, gpu_transfer_plot, host_memory_plot, host_transfer_plot
 from .reliability import checkpoint_plot, interruption_causes_plot, interval_tradeoff_plot
 from .style import COLORS, PALETTE, new_figure, styled
@@ -55,6 +56,8 @@ __all__ = [
     "data_path_plot", "host_transfer_plot", "host_memory_plot", "gpu_transfer_plot",
     # multipath transport
     "max_load_plot", "flow_splitting_plot", "spray_arrivals_plot",
+    # power and silicon
+    "power_breakdown_plot", "energy_per_bit_plot", "yield_plot",
     # reliability
     "interruption_causes_plot", "interval_tradeoff_plot", "checkpoint_plot",
     # training

@@ -80,7 +80,7 @@ def energy_per_bit_plot(modules, *, claims=(), ax=None, title=None):
     Parameters
     ----------
     modules : sequence of Transceiver
-        Entries of :data:`interconnect_lab.pricebook.TRANSCEIVERS` with a rate and reach.
+        Entries of ``interconnect_lab.pricebook.TRANSCEIVERS`` with a rate and reach.
     claims : sequence of (str, float, float)
         ``(label, energy_per_bit_j, reach_m)`` points to draw hollow, labelled as claims
         (place them at the reach of the module the claim is applied to).

@@ -11,6 +11,7 @@ from .memory import OffloadPanel
 from .multipath import SprayPanel
 from .nvlink import NVLinkDomainPanel, TensorParallelPanel
 from .panel import Panel
+from .power import PowerBillPanel
 from .rdma import GpuDirectPanel
 from .reliability import CheckpointPanel
 from .topology import FatTreePanel
@@ -25,4 +26,5 @@ __all__ = [
     "CollectivePanel", "HierarchicalAllReducePanel",
     "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel",
     "RoutingPanel", "IncastPanel", "StragglerPanel", "SprayPanel", "CheckpointPanel",
+    "PowerBillPanel",
 ]
