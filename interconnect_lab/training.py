@@ -300,12 +300,17 @@ def _models():
 MODELS = _models()
 
 
+def _named(kind, table, name):
+    """``table[name]``; a non-string or an unknown name is an error listing the valid names."""
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name must be a string, one of {', '.join(map(repr, table))}; got {name!r}")
+    check_choice(kind, name, table)
+    return table[name]
+
+
 def transformer_model(name: str) -> TransformerModel:
     """The published model called ``name`` (see :data:`MODELS`); an unknown name lists the valid ones."""
-    if not isinstance(name, str):
-        raise TypeError(f"model name must be a string, one of {', '.join(map(repr, MODELS))}; got {name!r}")
-    check_choice("model", name, MODELS)
-    return MODELS[name]
+    return _named("model", MODELS, name)
 
 
 def _layer_parameters(model: TransformerModel) -> int:
@@ -625,10 +630,7 @@ CLUSTERS = _clusters()
 
 def cluster(name: str) -> Cluster:
     """The published cluster called ``name`` (see :data:`CLUSTERS`)."""
-    if not isinstance(name, str):
-        raise TypeError(f"cluster name must be a string, one of {', '.join(map(repr, CLUSTERS))}; got {name!r}")
-    check_choice("cluster", name, CLUSTERS)
-    return CLUSTERS[name]
+    return _named("cluster", CLUSTERS, name)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -732,10 +734,7 @@ SOFTWARE = _software()
 
 def software(name: str) -> Software:
     """The training stack called ``name`` (see :data:`SOFTWARE`)."""
-    if not isinstance(name, str):
-        raise TypeError(f"software name must be a string, one of {', '.join(map(repr, SOFTWARE))}; got {name!r}")
-    check_choice("software", name, SOFTWARE)
-    return SOFTWARE[name]
+    return _named("software", SOFTWARE, name)
 
 
 @dataclass(frozen=True, kw_only=True)
