@@ -41,6 +41,9 @@ def _cases(labels, items, kind):
     return labels, items
 
 
+#: Colours of a figure's series, in order (up to four series).
+_SERIES_COLORS = [COLORS["compute"], COLORS["communication"], PALETTE["green"], PALETTE["orange"]]
+
 @styled
 def training_breakdown_plot(labels, steps, *, ax=None, normalize=False):
     """Stacked bars: where the time of each training step goes.
@@ -280,7 +283,7 @@ def mfu_scaling_plot(series, *, ax=None, title=None):
         raise ValueError("pass at least one series")
     if ax is None:
         _, ax = new_figure(7.0, 3.8)
-    colors = [COLORS["compute"], COLORS["communication"], PALETTE["green"], PALETTE["orange"]]
+    colors = _SERIES_COLORS
     ticks, labelled = set(), set()
     for index, entry in enumerate(series):
         gpus = np.asarray(entry["gpus"], dtype=float)
@@ -427,7 +430,7 @@ def compression_tradeoff_plot(results, *, ax=None, title=None):
         raise ValueError("pass at least one compressor")
     if ax is None:
         _, ax = new_figure(7.0, 3.8)
-    colors = [COLORS["compute"], COLORS["communication"], PALETTE["green"], PALETTE["orange"]]
+    colors = _SERIES_COLORS
     for index, (label, points) in enumerate(results.items()):
         names = [name for name, _ in points]
         ratio = np.array([result.compression_ratio for _, result in points])
