@@ -44,6 +44,7 @@ def _cases(labels, items, kind):
 #: Colours of a figure's series, in order (up to four series).
 _SERIES_COLORS = [COLORS["compute"], COLORS["communication"], PALETTE["green"], PALETTE["orange"]]
 
+
 @styled
 def training_breakdown_plot(labels, steps, *, ax=None, normalize=False):
     """Stacked bars: where the time of each training step goes.
