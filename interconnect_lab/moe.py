@@ -1,0 +1,989 @@
+"""Mixture of experts: expert parallelism and the all-to-all traffic it makes.
+
+A mixture-of-experts (MoE) layer replaces a transformer's one MLP with many
+*experts* and a router that sends every token to its ``top_k`` best experts.
+With *expert parallelism* (EP) the experts are spread over ``ep_degree`` GPUs,
+so every MoE layer moves tokens twice:
+
+- **dispatch**: each GPU sends each of its tokens' hidden vectors to the GPUs
+  that hold the chosen experts (an all-to-all);
+- **combine**: the experts' outputs travel back and are summed with the
+  router's weights (another all-to-all, the same bytes in reverse).
+
+This module counts those bytes (:func:`all_to_all_traffic`), draws skewed
+routing with a seed (:func:`routing_load`), times the two all-to-alls on a
+scale-up domain and a network with the α-β model of
+:mod:`interconnect_lab.collectives` (:func:`expert_parallel_all_to_all`), flat
+or hierarchical (NVLink inside the domain, one network copy per destination
+domain, as DeepEP does), host- or GPU-initiated (:data:`COMMUNICATION_PATHS`),
+and puts compute and communication together into the time of one MoE layer
+(:func:`moe_layer_step`).
+
+The model's assumptions, stated once: destinations are uniformly random unless
+a routing draw says otherwise; every GPU has its link to itself (NVSwitch, a
+non-blocking fat tree); the busiest receiver sets the pace of an all-to-all.
+
+Examples
+--------
+DeepSeek-V3's layer on 64 H800 (8 nodes of 8), 4,096 tokens per GPU:
+
+>>> from interconnect_lab import moe
+>>> model = moe.moe_model("DeepSeek-V3")
+>>> traffic = moe.all_to_all_traffic(4096, model.hidden_size, model.top_k, 64, experts=model.experts,
+...                                  bytes_per_element=1.0, domain_size=8, hierarchical=True,
+...                                  max_domains_per_token=model.max_nodes_per_token)
+>>> round(traffic.network_bytes / 1e6, 1), round(traffic.scale_up_bytes / 1e6, 1)
+(91.9, 189.1)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from . import catalog, collectives
+from ._validation import check_choice, check_integer, check_number
+from .sources import Source
+from .utilization import StepTime, step_time
+
+__all__ = [
+    "MoEModel", "MOE_MODELS", "moe_model",
+    "expected_ranks_per_token", "AllToAllTraffic", "all_to_all_traffic",
+    "zipf_expert_shares", "RoutingLoad", "routing_load",
+    "CommunicationPath", "COMMUNICATION_PATHS", "communication_path",
+    "AllToAllTime", "expert_parallel_all_to_all",
+    "MoELayerStep", "moe_layer_step", "incast_fan_in",
+]
+
+DEEPSEEK_V3 = Source(
+    title="DeepSeek-AI, DeepSeek-V3 Technical Report", year=2024,
+    url="https://arxiv.org/abs/2412.19437",
+    note="§2.1, §3.1-3.2, §4.2: 61 layers, hidden 7,168, 128 heads with MLA (query rank 1,536, KV rank 512, "
+         "head dims 128 + 64 rope), first 3 layers dense (FFN 18,432), then 1 shared + 256 routed experts of "
+         "FFN 2,048, 8 routed per token, at most 4 nodes per token; 671B parameters, 37B activated; "
+         "2,048 H800, NVLink 160 GB/s, InfiniBand 50 GB/s")
+
+MIXTRAL = Source(
+    title="A. Q. Jiang et al., Mixtral of Experts", year=2024, url="https://arxiv.org/abs/2401.04088",
+    note="Table 1: 32 layers, dim 4,096, hidden 14,336, 32 heads, 8 KV heads, 8 experts, top-2, "
+         "vocabulary 32,000; 47B parameters, 13B active")
+
+
+# ============================================================================
+# Architectures
+# ============================================================================
+
+@dataclass(frozen=True, kw_only=True)
+class MoEModel:
+    """A decoder whose MLPs are mixtures of experts.
+
+    Parameters
+    ----------
+    name : str
+        Label.
+    layers : int
+        Transformer layers [-].
+    moe_layers : int
+        Layers whose MLP is a mixture of experts; the first ``layers - moe_layers`` are dense [-].
+    hidden_size : int
+        Model dimension h [-].
+    experts : int
+        Routed experts per MoE layer E [-].
+    top_k : int
+        Routed experts each token goes to k [-].
+    expert_ffn_hidden_size : int
+        Width of one expert's (gated) MLP [-].
+    attention_parameters_per_layer : int
+        Weights of one attention block [-] (derived from the published dimensions).
+    vocabulary_size : int
+        Vocabulary V; input and output embeddings are counted separately (untied) [-].
+    shared_experts : int
+        Experts every token goes to, on its own GPU (no dispatch) [-].
+    dense_ffn_hidden_size : int, optional
+        MLP width of the dense layers [-].
+    max_nodes_per_token : int, optional
+        Node-limited routing: a token's experts lie on at most this many nodes [-].
+    sources : tuple of Source
+    """
+
+    name: str
+    layers: int
+    moe_layers: int
+    hidden_size: int
+    experts: int
+    top_k: int
+    expert_ffn_hidden_size: int
+    attention_parameters_per_layer: int
+    vocabulary_size: int
+    shared_experts: int = 0
+    dense_ffn_hidden_size: int | None = None
+    max_nodes_per_token: int | None = None
+    sources: tuple[Source, ...] = ()
+
+    def __post_init__(self):
+        for name in ("layers", "hidden_size", "experts", "expert_ffn_hidden_size",
+                     "attention_parameters_per_layer", "vocabulary_size"):
+            check_integer(f"MoEModel.{name}", getattr(self, name), minimum=1)
+        check_integer("MoEModel.moe_layers", self.moe_layers, minimum=1, maximum=self.layers)
+        check_integer("MoEModel.top_k", self.top_k, minimum=1, maximum=self.experts)
+        check_integer("MoEModel.shared_experts", self.shared_experts, minimum=0)
+        if self.moe_layers < self.layers and self.dense_ffn_hidden_size is None:
+            raise ValueError(f"MoEModel {self.name!r} has {self.layers - self.moe_layers} dense layers: "
+                             "give dense_ffn_hidden_size")
+        if self.max_nodes_per_token is not None:
+            check_integer("MoEModel.max_nodes_per_token", self.max_nodes_per_token, minimum=1)
+        if isinstance(self.sources, Source):
+            object.__setattr__(self, "sources", (self.sources,))
+
+    @property
+    def expert_parameters(self) -> int:
+        """Weights of one expert: a gated MLP, three h x f matrices [-]."""
+        return 3 * self.hidden_size * self.expert_ffn_hidden_size
+
+    @property
+    def router_parameters(self) -> int:
+        """Weights of one layer's router, h x E [-]."""
+        return self.hidden_size * self.experts
+
+    def _dense_layers(self):
+        return self.layers - self.moe_layers
+
+    def _dense_mlp(self):
+        return 0 if self.dense_ffn_hidden_size is None else 3 * self.hidden_size * self.dense_ffn_hidden_size
+
+    @property
+    def total_parameters(self) -> int:
+        """Every weight: attention, all experts, routers, dense MLPs, both embeddings [-].
+
+        Norms are left out (a few hundred thousand weights).
+        """
+        moe = self.moe_layers * (self.attention_parameters_per_layer + self.router_parameters
+                                 + (self.experts + self.shared_experts) * self.expert_parameters)
+        dense = self._dense_layers() * (self.attention_parameters_per_layer + self._dense_mlp())
+        return moe + dense + 2 * self.vocabulary_size * self.hidden_size
+
+    @property
+    def activated_parameters(self) -> int:
+        """Weights one token uses: attention, its k routed and the shared experts, embeddings [-]."""
+        moe = self.moe_layers * (self.attention_parameters_per_layer + self.router_parameters
+                                 + (self.top_k + self.shared_experts) * self.expert_parameters)
+        dense = self._dense_layers() * (self.attention_parameters_per_layer + self._dense_mlp())
+        return moe + dense + 2 * self.vocabulary_size * self.hidden_size
+
+    def layer_forward_flops_per_token(self):
+        """(attention and shared-expert FLOPs, routed-expert FLOPs) of one MoE layer, forward [FLOP].
+
+        Two FLOPs per weight and token; attention scores (which grow with the
+        context) are left out.
+        """
+        local = 2 * (self.attention_parameters_per_layer + self.router_parameters
+                     + self.shared_experts * self.expert_parameters)
+        return float(local), float(2 * self.top_k * self.expert_parameters)
+
+
+def _mla_parameters(hidden, heads, query_rank, kv_rank, nope_dim, rope_dim, value_dim):
+    """Weights of a multi-head latent attention block (DeepSeek-V2/V3), from its dimensions."""
+    down_q = hidden * query_rank
+    up_q = query_rank * heads * (nope_dim + rope_dim)
+    down_kv = hidden * (kv_rank + rope_dim)
+    up_kv = kv_rank * heads * (nope_dim + value_dim)
+    out = heads * value_dim * hidden
+    return down_q + up_q + down_kv + up_kv + out
+
+
+def _models():
+    entries = [
+        MoEModel(name="DeepSeek-V3", layers=61, moe_layers=58, hidden_size=7168, experts=256, top_k=8,
+                 expert_ffn_hidden_size=2048, shared_experts=1, dense_ffn_hidden_size=18432,
+                 attention_parameters_per_layer=_mla_parameters(7168, 128, 1536, 512, 128, 64, 128),
+                 vocabulary_size=129280, max_nodes_per_token=4, sources=(DEEPSEEK_V3,)),
+        MoEModel(name="Mixtral 8x7B", layers=32, moe_layers=32, hidden_size=4096, experts=8, top_k=2,
+                 expert_ffn_hidden_size=14336,
+                 attention_parameters_per_layer=2 * 4096 * 4096 + 2 * 4096 * 1024,
+                 vocabulary_size=32000, sources=(MIXTRAL,)),
+    ]
+    return MappingProxyType({model.name: model for model in entries})
+
+
+#: Published MoE architectures, by name.
+MOE_MODELS = _models()
+
+
+def moe_model(name: str) -> MoEModel:
+    """The published MoE architecture called ``name`` (see :data:`MOE_MODELS`).
+
+    Examples
+    --------
+    >>> model = moe_model("DeepSeek-V3")
+    >>> round(model.total_parameters / 1e9), round(model.activated_parameters / 1e9, 1)
+    (671, 37.6)
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"model name must be a string, one of {', '.join(map(repr, MOE_MODELS))}; got {name!r}")
+    check_choice("MoE model", name, MOE_MODELS)
+    return MOE_MODELS[name]
+
+
+# ============================================================================
+# Bytes of dispatch and combine
+# ============================================================================
+
+def _distinct_groups(groups, members_per_group, top_k):
+    """Expected groups hit when top_k distinct members are drawn uniformly from groups x members."""
+    total = groups * members_per_group
+    if top_k > total:
+        raise ValueError(f"top_k = {top_k} is not valid: it must be <= the {total} experts to choose from")
+    missed = math.comb(total - members_per_group, top_k) / math.comb(total, top_k)
+    return groups * (1.0 - missed)
+
+
+def expected_ranks_per_token(experts, top_k, ep_degree):
+    """Expected number of distinct GPUs a token's ``top_k`` experts lie on.
+
+    With :math:`E` experts spread evenly over :math:`n` GPUs and :math:`k`
+    distinct experts chosen uniformly at random,
+
+    .. math:: D = n \\left(1 - \\binom{E - E/n}{k} \\Big/ \\binom{E}{k}\\right),
+
+    which is 1 for :math:`n = 1` or :math:`k = 1` and at most :math:`\\min(k, n)`.
+    A dispatch that sends one copy per GPU (not per expert) sends :math:`D`
+    copies of each token.
+
+    Parameters
+    ----------
+    experts : int
+        Routed experts E [-].
+    top_k : int
+        Experts per token k, <= E [-].
+    ep_degree : int
+        GPUs holding the experts n; must divide E [-].
+
+    Returns
+    -------
+    float
+        Expected distinct GPUs per token [-].
+
+    Examples
+    --------
+    DeepSeek-V3 (256 experts, top-8) on 64 GPUs:
+
+    >>> round(expected_ranks_per_token(256, 8, 64), 2)
+    7.68
+    """
+    experts = check_integer("experts", experts, minimum=1)
+    top_k = check_integer("top_k", top_k, minimum=1, maximum=experts)
+    ep = check_integer("ep_degree", ep_degree, minimum=1)
+    if experts % ep:
+        raise ValueError(f"ep_degree = {ep} is not valid for {experts} experts: it must divide the number of "
+                         "experts (each GPU holds a whole number of experts)")
+    return _distinct_groups(ep, experts // ep, top_k)
+
+
+@dataclass(frozen=True)
+class AllToAllTraffic:
+    """Bytes one GPU moves in one dispatch (or one combine) of one MoE layer.
+
+    Under uniform routing every GPU sends what it receives; ``received_bytes``
+    of the busiest GPU grows with the imbalance (:class:`RoutingLoad`).
+
+    Attributes
+    ----------
+    tokens_per_gpu : float
+        Tokens each GPU routes [token].
+    hidden_size : int
+        h [-].
+    top_k : int
+        k [-].
+    ep_degree : int
+        GPUs in the expert-parallel group n [-].
+    bytes_per_element : float
+        Bytes per element on the wire [B].
+    copies_per_token : float
+        Copies of each token sent: k, or the expected distinct GPUs when deduplicated [-].
+    sent_bytes : float
+        Bytes this GPU sends to other GPUs [B].
+    received_bytes : float
+        Bytes it receives from other GPUs [B] (equal to ``sent_bytes``).
+    local_bytes : float
+        Copies that stay on this GPU [B].
+    scale_up_bytes : float
+        Bytes this GPU sends over its scale-up link (NVLink), forwarding included [B].
+    network_bytes : float
+        Bytes this GPU sends over the network [B].
+    domain_size : int
+        GPUs per scale-up domain [-].
+    hierarchical : bool
+        One network copy per destination domain, forwarded over NVLink there.
+    """
+
+    tokens_per_gpu: float
+    hidden_size: int
+    top_k: int
+    ep_degree: int
+    bytes_per_element: float
+    copies_per_token: float
+    sent_bytes: float
+    received_bytes: float
+    local_bytes: float
+    scale_up_bytes: float
+    network_bytes: float
+    domain_size: int
+    hierarchical: bool
+
+    @property
+    def token_bytes(self) -> float:
+        """Bytes of one token's hidden vector [B]."""
+        return self.hidden_size * self.bytes_per_element
+
+    @property
+    def remote_fraction(self) -> float:
+        """Share of the copies that leave the GPU [-]."""
+        total = self.sent_bytes + self.local_bytes
+        return 0.0 if total == 0 else self.sent_bytes / total
+
+
+def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_per_element=2.0, experts=None,
+                       deduplicate=None, domain_size=None, hierarchical=False, max_domains_per_token=None,
+                       scale_bytes_per_token=0.0) -> AllToAllTraffic:
+    """Bytes one GPU sends in one dispatch (or combine) of an MoE layer, uniform routing.
+
+    Each GPU routes :math:`T` tokens of :math:`h b` bytes to :math:`c` copies
+    (:math:`c = k`, or the expected distinct GPUs :math:`D` of
+    :func:`expected_ranks_per_token` when a token is sent once per GPU). A copy
+    lands on each of the :math:`n` GPUs with probability :math:`1/n`, so
+
+    .. math::
+
+        S_\\text{sent} = S_\\text{received} = T\\,c\\,h\\,b\\,\\frac{n-1}{n}, \\qquad
+        S_\\text{local} = T\\,c\\,h\\,b\\,\\frac{1}{n}.
+
+    With scale-up domains of :math:`g` GPUs, a *flat* all-to-all sends the
+    copies for other domains over the network (share :math:`(n-g)/n`) and the
+    others over NVLink (:math:`(g-1)/n`). A *hierarchical* one (DeepEP's normal
+    kernels) sends each token once to every other domain it needs, over the
+    network, to the GPU with the same local index there, which forwards it over
+    NVLink: network bytes :math:`T h b\\, N_d (N-1)/N` with :math:`N = n/g`
+    domains and :math:`N_d` expected domains per token (capped by node-limited
+    routing), scale-up bytes :math:`T h b\\, D (g-1)/g`.
+
+    Parameters
+    ----------
+    tokens_per_gpu : float
+        Tokens each GPU routes T [token], >= 0.
+    hidden_size : int
+        h [-].
+    top_k : int
+        Experts per token k [-].
+    ep_degree : int
+        GPUs in the expert-parallel group n [-].
+    bytes_per_element : float
+        1 for FP8 dispatch, 2 for BF16 [B].
+    experts : int, optional
+        Routed experts E; needed to deduplicate.
+    deduplicate : bool, optional
+        Send one copy per destination GPU; default: True when ``experts`` is given.
+    domain_size : int, optional
+        GPUs per scale-up domain g; ``ep_degree`` (all in one domain) by default.
+    hierarchical : bool
+        One network copy per destination domain (needs ``experts``).
+    max_domains_per_token : int, optional
+        Node-limited routing: at most this many domains per token.
+    scale_bytes_per_token : float
+        Extra bytes per token copy (FP8 scaling factors) [B].
+
+    Returns
+    -------
+    AllToAllTraffic
+
+    Examples
+    --------
+    Top-1, uniform, 8 GPUs in one node: 7/8 of the tokens leave each GPU.
+
+    >>> t = all_to_all_traffic(1000, 4096, 1, 8)
+    >>> t.sent_bytes == t.received_bytes == 1000 * 4096 * 2 * 7 / 8
+    True
+    """
+    tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0)
+    hidden = check_integer("hidden_size", hidden_size, minimum=1)
+    k = check_integer("top_k", top_k, minimum=1)
+    n = check_integer("ep_degree", ep_degree, minimum=1)
+    b = check_number("bytes_per_element", bytes_per_element, unit="B", minimum=0, min_inclusive=False)
+    scale = check_number("scale_bytes_per_token", scale_bytes_per_token, unit="B", minimum=0)
+    g = n if domain_size is None else check_integer("domain_size", domain_size, minimum=1)
+    if n > g and n % g:
+        raise ValueError(f"ep_degree = {n} is not valid for domain_size = {g}: a group larger than one domain "
+                         "must span whole domains (a multiple of domain_size)")
+    g = min(g, n)
+    if deduplicate is None:
+        deduplicate = experts is not None
+    if (deduplicate or hierarchical) and experts is None:
+        raise ValueError("deduplicated and hierarchical dispatch need `experts` (the number of routed experts)")
+    if experts is not None:
+        experts = check_integer("experts", experts, minimum=k)
+        if experts % n:
+            raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
+                             "experts (each GPU holds a whole number of experts)")
+    token_bytes = hidden * b + scale
+    domains = n // g
+    limit = None if max_domains_per_token is None else check_integer("max_domains_per_token",
+                                                                     max_domains_per_token, minimum=1)
+    if experts is not None and limit is not None and limit < domains:
+        # Node-limited routing: the k experts lie among `limit` domains' experts.
+        per_domain = experts // domains
+        domains_hit = _distinct_groups(limit, per_domain, min(k, limit * per_domain))
+        ranks_hit = _distinct_groups(limit * g, experts // n, min(k, limit * per_domain))
+        own_domain = limit / domains
+    elif experts is not None:
+        domains_hit = _distinct_groups(domains, experts // domains, k)
+        ranks_hit = _distinct_groups(n, experts // n, k)
+        own_domain = domains_hit / domains
+    else:
+        domains_hit = ranks_hit = own_domain = None
+    copies = ranks_hit if deduplicate else float(k)
+    total = tokens * copies * token_bytes
+    sent = total * (n - 1) / n
+    local = total / n
+    if hierarchical and domains > 1:
+        network = tokens * token_bytes * (domains_hit - own_domain)
+        scale_up = tokens * token_bytes * ranks_hit * (g - 1) / g
+    else:
+        network = total * (n - g) / n
+        scale_up = total * (g - 1) / n
+    return AllToAllTraffic(tokens_per_gpu=tokens, hidden_size=hidden, top_k=k, ep_degree=n,
+                           bytes_per_element=b, copies_per_token=float(copies), sent_bytes=float(sent),
+                           received_bytes=float(sent), local_bytes=float(local), scale_up_bytes=float(scale_up),
+                           network_bytes=float(network), domain_size=g, hierarchical=bool(hierarchical and domains > 1))
+
+
+# ============================================================================
+# Skewed routing
+# ============================================================================
+
+def zipf_expert_shares(experts, exponent):
+    """Share of token copies each expert gets when popularity follows Zipf's law.
+
+    .. math:: p_e = \\frac{e^{-s}}{\\sum_{j=1}^{E} j^{-s}}, \\qquad e = 1 \\dots E
+
+    :math:`s = 0` is uniform routing; larger :math:`s` concentrates tokens on
+    a few experts.
+
+    Parameters
+    ----------
+    experts : int
+        E [-].
+    exponent : float
+        s >= 0 [-].
+
+    Returns
+    -------
+    numpy.ndarray
+        Shares, most popular first, summing to 1 [-].
+
+    Examples
+    --------
+    >>> zipf_expert_shares(4, 0.0).tolist()
+    [0.25, 0.25, 0.25, 0.25]
+    """
+    experts = check_integer("experts", experts, minimum=1)
+    s = check_number("exponent", exponent, minimum=0, maximum=10)
+    weights = np.arange(1, experts + 1, dtype=float) ** -s
+    return weights / weights.sum()
+
+
+@dataclass(frozen=True)
+class RoutingLoad:
+    """Where one batch's token copies went: per expert, per GPU, and how uneven that is.
+
+    Attributes
+    ----------
+    tokens_per_expert : numpy.ndarray
+        Copies each expert receives [token].
+    tokens_per_gpu : numpy.ndarray
+        Copies each GPU receives (its experts summed) [token].
+    capacity_per_expert : float or None
+        Copies an expert accepts with a capacity factor [token].
+    dropped_tokens : float
+        Copies over capacity (dropped or re-routed) [token].
+    seed : int
+        The draw's seed.
+    """
+
+    tokens_per_expert: np.ndarray
+    tokens_per_gpu: np.ndarray
+    capacity_per_expert: float | None
+    dropped_tokens: float
+    seed: int
+
+    @property
+    def mean_tokens_per_gpu(self) -> float:
+        """Copies per GPU if routing were perfectly even [token]."""
+        return float(self.tokens_per_gpu.mean())
+
+    @property
+    def imbalance_factor(self) -> float:
+        """Busiest GPU's copies over the mean, >= 1 [-]: the all-to-all and expert compute stretch by it."""
+        mean = self.mean_tokens_per_gpu
+        return 1.0 if mean == 0 else float(self.tokens_per_gpu.max() / mean)
+
+    @property
+    def dropped_fraction(self) -> float:
+        """Share of copies over capacity [-]."""
+        total = float(self.tokens_per_expert.sum())
+        return 0.0 if total == 0 else self.dropped_tokens / total
+
+
+def routing_load(tokens, experts, top_k, ep_degree, *, skew=0.0, seed=0, capacity_factor=None) -> RoutingLoad:
+    """Draw where ``tokens x top_k`` copies go when expert popularity is skewed.
+
+    Copies pick experts independently with the Zipf shares of
+    :func:`zipf_expert_shares` (a multinomial draw; a token's k choices are
+    not forced to differ, which matters only when k is close to E); experts
+    are placed on the GPUs in a random order (experts e·n/E ... on GPU e),
+    so the hottest experts need not share a GPU. With a capacity factor
+    :math:`C`, each expert accepts at most :math:`\\lceil C\\,Tk/E \\rceil`
+    copies (GShard, Switch Transformer) and the rest are dropped.
+
+    Parameters
+    ----------
+    tokens : int
+        Tokens routed, over the whole group [token].
+    experts : int
+        E [-].
+    top_k : int
+        k [-].
+    ep_degree : int
+        GPUs n, dividing E [-].
+    skew : float
+        Zipf exponent s >= 0; 0 is uniform [-].
+    seed : int
+        Seed of the draw: the same seed gives the same loads.
+    capacity_factor : float, optional
+        C >= 1 [-].
+
+    Returns
+    -------
+    RoutingLoad
+
+    Examples
+    --------
+    >>> load = routing_load(65536, 64, 2, 8, skew=0.0, seed=1)
+    >>> 1.0 <= load.imbalance_factor < 1.02
+    True
+    """
+    tokens = check_integer("tokens", tokens, minimum=0, unit="token")
+    experts = check_integer("experts", experts, minimum=1)
+    top_k = check_integer("top_k", top_k, minimum=1, maximum=experts)
+    n = check_integer("ep_degree", ep_degree, minimum=1)
+    if experts % n:
+        raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
+                         "experts (each GPU holds a whole number of experts)")
+    seed = check_integer("seed", seed, minimum=0)
+    shares = zipf_expert_shares(experts, skew)
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(tokens * top_k, shares).astype(float)
+    placement = rng.permutation(experts)          # expert placement[i] sits in slot i
+    per_gpu = counts[placement].reshape(n, experts // n).sum(axis=1)
+    capacity = None
+    dropped = 0.0
+    if capacity_factor is not None:
+        factor = check_number("capacity_factor", capacity_factor, minimum=1)
+        capacity = float(math.ceil(factor * tokens * top_k / experts))
+        dropped = float(np.maximum(counts - capacity, 0).sum())
+    return RoutingLoad(tokens_per_expert=counts, tokens_per_gpu=per_gpu, capacity_per_expert=capacity,
+                       dropped_tokens=dropped, seed=seed)
+
+
+def incast_fan_in(ep_degree, domain_size=None, *, hierarchical=False):
+    """Senders that write to one GPU over the network at the same moment of an all-to-all [-].
+
+    A flat all-to-all makes every GPU the target of all n−1 others at once,
+    n−g of them across the network; a hierarchical one only of the N−1 other
+    domains' same-index GPUs. Skew does not add senders; it makes one
+    receiver's share larger (:attr:`RoutingLoad.imbalance_factor`).
+
+    Examples
+    --------
+    >>> incast_fan_in(256, 8), incast_fan_in(256, 8, hierarchical=True)
+    (248, 31)
+    """
+    n = check_integer("ep_degree", ep_degree, minimum=1)
+    g = n if domain_size is None else min(check_integer("domain_size", domain_size, minimum=1), n)
+    return (n // g - 1) if hierarchical else n - g
+
+
+# ============================================================================
+# Who starts the transfer: host- or GPU-initiated communication
+# ============================================================================
+
+@dataclass(frozen=True, kw_only=True)
+class CommunicationPath:
+    """How an all-to-all is started and synchronised, and what that costs in latency.
+
+    Attributes
+    ----------
+    name : str
+    description : str
+    launch_latency_s : float
+        Fixed cost of one all-to-all call [s].
+    network_step_latency_s : float
+        One network step (a put and its signal) [s].
+    exchanges_counts_first : bool
+        The host must learn how many tokens go where before it can post the
+        transfers: one more small all-to-all (and a GPU-to-CPU wait) first.
+    sources : tuple of Source
+    """
+
+    name: str
+    description: str
+    launch_latency_s: float
+    network_step_latency_s: float
+    exchanges_counts_first: bool
+    sources: tuple[Source, ...]
+
+
+_GIN = Source(
+    title="K. Hamidouche et al., GPU-Initiated Networking for NCCL", year=2025,
+    url="https://arxiv.org/abs/2511.15076",
+    note="GDAKI backend (GPU posts to the NIC directly): 16.7 µs round trip for small messages on H100; "
+         "one network step taken as half of it")
+_DEEPEP = Source(
+    title="DeepSeek-AI, DeepEP: an efficient expert-parallel communication library (V1 documentation)",
+    year=2025, url="https://github.com/deepseek-ai/DeepEP/blob/main/docs/legacy.md",
+    note="normal kernels wait on the CPU for the received counts; low-latency kernels are CUDA-graph "
+         "compatible, send per token from the GPU with IBGDA and receive through a hook that holds no SM")
+
+
+def _paths():
+    entries = [
+        CommunicationPath(
+            name="host-initiated (NCCL)",
+            description="the CPU launches a collective; a proxy thread posts the RDMA writes",
+            launch_latency_s=collectives.BASE_LATENCY_S,
+            network_step_latency_s=collectives.NETWORK_STEP_LATENCY_S,
+            exchanges_counts_first=True, sources=(collectives.NCCL_LATENCIES["Simple"].source, _DEEPEP)),
+        CommunicationPath(
+            name="GPU-initiated (IBGDA)",
+            description="GPU threads write work requests and ring the NIC's doorbell inside the kernel",
+            launch_latency_s=0.0, network_step_latency_s=16.7e-6 / 2,
+            exchanges_counts_first=False, sources=(_GIN, _DEEPEP)),
+    ]
+    return MappingProxyType({entry.name: entry for entry in entries})
+
+
+#: Ways to start an all-to-all, by name.
+COMMUNICATION_PATHS = _paths()
+
+
+def communication_path(name: str) -> CommunicationPath:
+    """The communication path called ``name`` (see :data:`COMMUNICATION_PATHS`)."""
+    check_choice("communication path", name, COMMUNICATION_PATHS)
+    return COMMUNICATION_PATHS[name]
+
+
+# ============================================================================
+# Time of dispatch and combine
+# ============================================================================
+
+@dataclass(frozen=True)
+class AllToAllTime:
+    """Time of one dispatch (or combine) on one GPU, split by level.
+
+    Attributes
+    ----------
+    traffic : AllToAllTraffic
+    imbalance_factor : float
+        The busiest GPU's load over the mean [-].
+    scale_up : collectives.CollectiveResult or None
+        The NVLink phase (None when nothing crosses it).
+    network : collectives.CollectiveResult or None
+        The network phase.
+    counts_s : float
+        The count exchange before the data (host-initiated only) [s].
+    time_s : float
+        The all-to-all: counts, then the two levels overlapped (the slower sets the pace) [s].
+    path : str
+    """
+
+    traffic: AllToAllTraffic
+    imbalance_factor: float
+    scale_up: collectives.CollectiveResult | None
+    network: collectives.CollectiveResult | None
+    counts_s: float
+    time_s: float
+    path: str
+
+    @property
+    def scale_up_s(self) -> float:
+        """NVLink phase [s]."""
+        return 0.0 if self.scale_up is None else float(self.scale_up.time_s)
+
+    @property
+    def network_s(self) -> float:
+        """Network phase [s]."""
+        return 0.0 if self.network is None else float(self.network.time_s)
+
+    @property
+    def bottleneck(self) -> str:
+        """``"network"`` or ``"scale-up"``: the level that sets the time."""
+        return "network" if self.network_s >= self.scale_up_s and self.network is not None else "scale-up"
+
+    @property
+    def bottleneck_bandwidth_bytes_per_s(self) -> float:
+        """Bytes over the bottleneck level divided by the time, as DeepEP reports it [B/s]."""
+        level = self.traffic.network_bytes if self.bottleneck == "network" else self.traffic.scale_up_bytes
+        return level * self.imbalance_factor / self.time_s if self.time_s > 0 else 0.0
+
+
+def _link_rate(link, family):
+    if isinstance(link, str):
+        link = catalog.link(link)
+    return collectives.link_parameters(link)
+
+
+def _phase(bytes_sent, ranks, params, path, step_latency_s):
+    """One level as a direct all-to-all of `ranks` peers whose busiest member sends `bytes_sent`."""
+    if bytes_sent <= 0 or ranks < 2:
+        return None
+    size = bytes_sent * ranks / (ranks - 1)     # the all-to-all's S: its busiest rank sends S(n-1)/n
+    return collectives.collective_performance(
+        "all_to_all", size, ranks, params["bandwidth_bytes_per_s"], step_latency_s, "direct",
+        base_latency_s=path.launch_latency_s, efficiency=params["efficiency"])
+
+
+def expert_parallel_all_to_all(traffic, *, scale_up_link="NVLink 4", network_link="InfiniBand NDR",
+                               imbalance_factor=1.0, path="host-initiated (NCCL)",
+                               scale_up_bandwidth_bytes_per_s=None,
+                               network_bandwidth_bytes_per_s=None) -> AllToAllTime:
+    """Time of one dispatch or combine, from its bytes and the α-β model of the links.
+
+    Each level is a direct all-to-all in :func:`interconnect_lab.collectives.collective_performance`
+    (one step, the busiest GPU's bytes over its link at the documented
+    efficiency): the NVLink level among the g GPUs of a domain, the network
+    level among the N domains (hierarchical) or the n−g remote GPUs (flat),
+    over each GPU's own network port. The busiest receiver carries
+    ``imbalance_factor`` times the mean, and the two levels run at once:
+
+    .. math:: t = t_\\text{counts} + \\max\\big(t_\\text{NVLink}(\\iota S_\\text{up}),\\; t_\\text{net}(\\iota S_\\text{net})\\big)
+
+    A host-initiated path pays NCCL's launch latency and network step and,
+    first, a count exchange (a small all-to-all of 4 bytes per peer); a
+    GPU-initiated one pays neither launch nor count exchange and a shorter step.
+
+    Parameters
+    ----------
+    traffic : AllToAllTraffic
+        From :func:`all_to_all_traffic`.
+    scale_up_link, network_link : str or catalog.Link
+        Catalog links: the GPU's NVLink generation and one network port.
+    imbalance_factor : float
+        Busiest GPU's load over the mean, >= 1 [-].
+    path : str
+        A key of :data:`COMMUNICATION_PATHS`.
+    scale_up_bandwidth_bytes_per_s, network_bandwidth_bytes_per_s : float, optional
+        Override the links' per-direction rates [B/s].
+
+    Returns
+    -------
+    AllToAllTime
+
+    Examples
+    --------
+    >>> t = all_to_all_traffic(4096, 7168, 8, 8, bytes_per_element=1.0)
+    >>> round(expert_parallel_all_to_all(t).time_s * 1e6)
+    594
+    """
+    if not isinstance(traffic, AllToAllTraffic):
+        raise TypeError(f"traffic must be an AllToAllTraffic (from all_to_all_traffic), got {type(traffic).__name__}")
+    iota = check_number("imbalance_factor", imbalance_factor, minimum=1)
+    route = communication_path(path)
+    up = dict(_link_rate(scale_up_link, "NVLink"))
+    net = dict(_link_rate(network_link, "network"))
+    if scale_up_bandwidth_bytes_per_s is not None:
+        up["bandwidth_bytes_per_s"] = check_number("scale_up_bandwidth_bytes_per_s", scale_up_bandwidth_bytes_per_s,
+                                                   unit="B/s", minimum=0, min_inclusive=False)
+    if network_bandwidth_bytes_per_s is not None:
+        net["bandwidth_bytes_per_s"] = check_number("network_bandwidth_bytes_per_s", network_bandwidth_bytes_per_s,
+                                                    unit="B/s", minimum=0, min_inclusive=False)
+    n, g = traffic.ep_degree, traffic.domain_size
+    domains = n // g
+    scale_up = _phase(traffic.scale_up_bytes * iota, g, up, route, up["latency_s"])
+    peers = domains if traffic.hierarchical else n - g + 1
+    network = _phase(traffic.network_bytes * iota, peers, net, route, route.network_step_latency_s)
+    counts = 0.0
+    if route.exchanges_counts_first and n > 1:
+        counts_params = net if domains > 1 else up
+        step = route.network_step_latency_s if domains > 1 else up["latency_s"]
+        counts = float(collectives.collective_performance(
+            "all_to_all", 4.0 * n, n, counts_params["bandwidth_bytes_per_s"], step, "direct",
+            base_latency_s=route.launch_latency_s, efficiency=counts_params["efficiency"]).time_s)
+    level_times = [float(r.time_s) for r in (scale_up, network) if r is not None]
+    time = counts + (max(level_times) if level_times else 0.0)
+    return AllToAllTime(traffic=traffic, imbalance_factor=iota, scale_up=scale_up, network=network,
+                        counts_s=counts, time_s=time, path=route.name)
+
+
+# ============================================================================
+# One MoE layer: experts' compute, dispatch and combine
+# ============================================================================
+
+@dataclass(frozen=True)
+class MoELayerStep:
+    """One MoE layer on one GPU: attention and experts, dispatch and combine.
+
+    Attributes
+    ----------
+    model : str
+    tokens_per_gpu : float
+    ep_degree, domain_size : int
+    attention_s : float
+        Attention, router and shared experts [s].
+    experts_s : float
+        Routed experts on the busiest GPU [s].
+    dispatch, combine : AllToAllTime
+    step : StepTime
+        Compute against communication with the chosen overlap.
+    passes : int
+        1 for a forward pass, 3 for forward and backward (compute), with 2
+        all-to-alls per pass direction.
+    """
+
+    model: str
+    tokens_per_gpu: float
+    ep_degree: int
+    domain_size: int
+    attention_s: float
+    experts_s: float
+    dispatch: AllToAllTime
+    combine: AllToAllTime
+    step: StepTime
+    passes: int
+
+    @property
+    def compute_s(self) -> float:
+        """Compute of the layer [s]."""
+        return float(self.step.compute_s)
+
+    @property
+    def communication_s(self) -> float:
+        """Dispatch and combine (twice each with the backward pass) [s]."""
+        return float(self.step.communication_s)
+
+    @property
+    def communication_share(self) -> float:
+        """Exposed communication over the layer's time [-]."""
+        return float(self.step.exposed_communication_s / self.step.step_s)
+
+    @property
+    def compute_to_communication(self) -> float:
+        """Compute time over communication time (DeepSeek-V3's ratio) [-]."""
+        return float(self.compute_s / self.communication_s) if self.communication_s else math.inf
+
+
+def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_size=8,
+                   scale_up_link=None, network_link="InfiniBand NDR", imbalance_factor=1.0,
+                   dispatch_bytes_per_element=1.0, combine_bytes_per_element=2.0, hierarchical=True,
+                   path="host-initiated (NCCL)", flop_per_s=None, communication_sm_fraction=0.0,
+                   overlap_fraction=0.0, backward=False) -> MoELayerStep:
+    """Time of one MoE layer on one GPU of an expert-parallel group.
+
+    Compute runs at ``flop_per_s`` (the GPU's measured matmul rate by
+    default) on the SMs left over by communication kernels:
+
+    .. math::
+
+        t_\\text{compute} = p\\,\\frac{T (F_\\text{local} + \\iota F_\\text{experts})}
+                                 {R\\,(1 - \\sigma)}, \\qquad
+        t_\\text{comm} = q\\,(t_\\text{dispatch} + t_\\text{combine})
+
+    with :math:`F` the forward FLOPs per token of
+    :meth:`MoEModel.layer_forward_flops_per_token`, :math:`\\iota` the
+    imbalance, a share :math:`\\sigma` of the GPU's SMs given to communication
+    kernels,
+    and :math:`p = 1, q = 1` forward or :math:`p = 3, q = 2` forward and
+    backward. :func:`~interconnect_lab.utilization.step_time` then hides
+    ``overlap_fraction`` of the communication under compute (DeepSeek's
+    DualPipe overlaps nearly all of it).
+
+    Parameters
+    ----------
+    model : MoEModel or str
+    tokens_per_gpu : float
+        Tokens each GPU routes [token].
+    ep_degree : int
+        n [-].
+    gpu : str
+        Catalog GPU.
+    domain_size : int
+        GPUs per scale-up domain g [-].
+    scale_up_link : str, optional
+        Catalog NVLink generation; the GPU's own by default.
+    network_link : str
+        Catalog network port, one per GPU.
+    imbalance_factor : float
+        >= 1 [-].
+    dispatch_bytes_per_element, combine_bytes_per_element : float
+        FP8 dispatch (1, plus one 4-byte scale per 128 elements), BF16 combine (2) [B].
+    hierarchical : bool
+    path : str
+        Key of :data:`COMMUNICATION_PATHS`.
+    flop_per_s : float, optional
+        Compute rate [FLOP/s].
+    communication_sm_fraction : float
+        Share of the GPU's SMs the communication kernels hold, in [0, 1) [-]
+        (DeepSeek-V3: 20 of 132).
+    overlap_fraction : float
+        [0, 1] [-].
+    backward : bool
+        Forward and backward (training) instead of forward only.
+
+    Returns
+    -------
+    MoELayerStep
+
+    Examples
+    --------
+    >>> step = moe_layer_step("DeepSeek-V3", 4096, 64, gpu="H100 SXM", network_link="InfiniBand NDR")
+    >>> round(step.compute_to_communication, 2)
+    1.02
+    """
+    if isinstance(model, str):
+        model = moe_model(model)
+    if not isinstance(model, MoEModel):
+        raise TypeError(f"model must be an MoEModel or its name, got {type(model).__name__}")
+    spec = catalog.gpu(gpu) if isinstance(gpu, str) else gpu
+    scale_up_link = spec.scale_up_link if scale_up_link is None else scale_up_link
+    n = check_integer("ep_degree", ep_degree, minimum=1)
+    sms = check_number("communication_sm_fraction", communication_sm_fraction, minimum=0, maximum=1,
+                       max_inclusive=False)
+    rate = (spec.measured_matmul_flop_per_s or spec.bf16_flop_per_s) if flop_per_s is None else \
+        check_number("flop_per_s", flop_per_s, unit="FLOP/s", minimum=0, min_inclusive=False)
+    iota = check_number("imbalance_factor", imbalance_factor, minimum=1)
+    tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0, min_inclusive=False)
+
+    def traffic(bytes_per_element, scale_bytes):
+        return all_to_all_traffic(tokens, model.hidden_size, model.top_k, n, bytes_per_element=bytes_per_element,
+                                  experts=model.experts, domain_size=domain_size, hierarchical=hierarchical,
+                                  max_domains_per_token=model.max_nodes_per_token,
+                                  scale_bytes_per_token=scale_bytes)
+
+    fp8_scales = 4.0 * model.hidden_size / 128 if dispatch_bytes_per_element < 2 else 0.0
+    dispatch = expert_parallel_all_to_all(traffic(dispatch_bytes_per_element, fp8_scales),
+                                          scale_up_link=scale_up_link, network_link=network_link,
+                                          imbalance_factor=iota, path=path)
+    combine = expert_parallel_all_to_all(traffic(combine_bytes_per_element, 0.0), scale_up_link=scale_up_link,
+                                         network_link=network_link, imbalance_factor=iota, path=path)
+    local, routed = model.layer_forward_flops_per_token()
+    passes, directions = (3, 2) if backward else (1, 1)
+    usable = rate * (1 - sms)
+    attention = passes * tokens * local / usable
+    experts = passes * tokens * iota * routed / usable
+    communication = directions * (dispatch.time_s + combine.time_s)
+    step = step_time(attention + experts, communication,
+                     check_number("overlap_fraction", overlap_fraction, minimum=0, maximum=1))
+    return MoELayerStep(model=model.name, tokens_per_gpu=tokens, ep_degree=n, domain_size=min(domain_size, n),
+                        attention_s=float(attention), experts_s=float(experts), dispatch=dispatch, combine=combine,
+                        step=step, passes=passes)
+
