@@ -1,0 +1,127 @@
+"""Training at scale: transformer FLOPs and memory, 3D/4D-parallel step time, MFU and HFU.
+
+The chain a reader follows in chapter 8:
+
+1. A :class:`TransformerModel` (GPT-3-style or Llama-style, by name from
+   :data:`MODELS` or built with :meth:`TransformerModel.gpt`) gives the
+   parameter count (:func:`parameter_count`, SC21 Eq. 2) and the FLOPs per
+   token (:func:`flops_per_token`, SC21 Eq. 3 and the "6N + attention"
+   convention).
+2. A :class:`Cluster` (GPUs and links by catalog name, from :data:`CLUSTERS`), a
+   :class:`ParallelConfig` (TP, PP, DP, CP, microbatch, global batch,
+   interleaving, recomputation, ZeRO stage) and a :class:`Software` stack
+   (named overlap switches, from :data:`SOFTWARE`) go into
+   :func:`training_step`, which returns a :class:`TrainingStep`: where the
+   time goes, step time, tokens/s, FLOP/s per GPU, MFU, HFU, memory per GPU
+   and the days to train on T tokens (SC21 Eq. 4).
+3. :func:`parallel_sweep` evaluates every valid (TP, PP, DP, microbatch) split
+   of N GPUs at once, vectorised, so a widget can search the space.
+
+Communication volumes of the data-parallel family live beside them:
+:func:`zero_communication_volume` (ZeRO stages and ZeRO++) and
+:func:`gradient_compression` (quantization and top-k sparsification).
+
+The step-time model
+-------------------
+For one pipeline stage and one microbatch, each transformer layer costs its
+matrix-multiply FLOPs at a sustained fraction of peak plus its memory-bound
+(element-wise) bytes at a fraction of HBM bandwidth — a roofline per operator
+group:
+
+.. math::
+
+    t_\\text{layer} = \\frac{F_\\text{GEMM}}{\\eta_\\text{GEMM} R_\\text{peak}}
+        + \\frac{Q_\\text{elementwise}}{\\eta_\\text{HBM} B_\\text{HBM}}
+
+times 1 (forward) + 2 (backward) + the recomputation pass. Small hidden sizes
+and materialised attention scores make the second term matter; large models
+are GEMM-bound. The slowest stage (the last, which also computes the logits)
+sets the pace:
+
+.. math::
+
+    t_\\text{step} = m\\, t_\\text{stage} + \\frac{p-1}{v} t_\\text{stage}
+        + t_\\text{TP} + t_\\text{PP} + t_\\text{DP} + t_\\text{optimizer}
+
+with :math:`m` microbatches, :math:`p` stages, :math:`v` model chunks per stage
+(SC21 §2.2: bubble :math:`(p-1)/(vm)` of the ideal time) and only the *exposed*
+part of each communication counted. Communication times come from
+:mod:`interconnect_lab.collectives` over the link each group actually uses.
+All defaults are in :data:`DEFAULT_EFFICIENCIES` and :data:`SOFTWARE`; none is
+fitted to one case.
+
+References
+----------
+D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+Clusters Using Megatron-LM", SC21, https://doi.org/10.1145/3458817.3476209.
+
+V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer
+Models", MLSys 2023, https://arxiv.org/abs/2205.05198.
+
+S. Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+Parameter Models", SC20, https://arxiv.org/abs/1910.02054.
+
+G. Wang et al., "ZeRO++: Extremely Efficient Collective Communication for Giant
+Model Training", ICLR 2024, https://arxiv.org/abs/2306.10209.
+
+Z. Jiang et al., "MegaScale: Scaling Large Language Model Training to More
+Than 10,000 GPUs", NSDI 24, https://arxiv.org/abs/2402.15627.
+"""
+
+from . import models, presets
+from .models import (  # noqa: F401
+    TransformerModel, parameter_count, flops_per_token, training_flops, training_time_s,
+)
+from .hardware import ZERO, ZERO_PLUS_PLUS, Cluster, Software, Efficiencies
+from .presets import (  # noqa: F401
+    GPT3, LLAMA2, transformer_model, cluster, software, system_cluster, scale_out_variants,
+)
+from .config import ParallelConfig, parallel_config
+from .schedules import pipeline_bubble_fraction, PipelineSchedule, pipeline_schedule
+from .step import (  # noqa: F401
+    KORTHIKANTI, _activation_bytes_per_layer, MemoryBreakdown, TrainingStep,
+    matmul_fraction_of_peak, training_step, memory_per_gpu,
+)
+from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_parallel_scan
+from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
+from .traffic import ParallelTraffic, parallel_traffic
+from .zero import ZeroVolume, zero_communication_volume, GradientCompression, gradient_compression
+
+#: FLOP-counting conventions by name: each is ``function(model, recompute) -> FLOP per token``.
+FLOP_CONVENTIONS = models.FLOP_CONVENTIONS
+
+#: Published architectures, by name. GPT-3-style and Llama-style side by side.
+MODELS = presets.MODELS
+
+#: Published clusters, by name, built from catalog parts.
+CLUSTERS = presets.CLUSTERS
+
+#: Training stacks by name: the overlap switches each one sets.
+SOFTWARE = presets.SOFTWARE
+
+#: The one set of defaults every published case is computed with.
+DEFAULT_EFFICIENCIES = presets.DEFAULT_EFFICIENCIES
+
+#: Microbatch for MegaScale's 175B runs, which the paper does not state [sequences]:
+#: the largest for which every run of Table 2 satisfies the interleaved schedule's
+#: rule that the microbatch count be a multiple of the pipeline depth.
+MEGASCALE_MICROBATCH_SIZE = presets.MEGASCALE_MICROBATCH_SIZE
+
+__all__ = [
+    # model descriptions
+    "TransformerModel", "MODELS", "matmul_fraction_of_peak", "transformer_model",
+    "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops",
+    # hardware and software
+    "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",
+    "Efficiencies", "DEFAULT_EFFICIENCIES",
+    # configuration and results
+    "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
+    "TrainingStep", "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",
+    "ParallelTraffic", "parallel_traffic",
+    "system_cluster", "scale_out_variants", "NetworkScan", "network_scan", "TensorParallelLayer", "tensor_parallel_layer", "tensor_parallel_scan",
+    "training_time_s", "TrainingSweep", "parallel_sweep",
+    # communication volumes
+    "ZeroVolume", "zero_communication_volume", "GradientCompression", "gradient_compression",
+    # replaying published runs
+    "megascale_ablation", "MEGASCALE_MICROBATCH_SIZE",
+]

@@ -1,0 +1,146 @@
+"""Parallel configuration: TP, PP, DP, CP, microbatch and the rules a valid split obeys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._validation import check_choice, check_integer
+from .models import TransformerModel, _RECOMPUTE
+
+
+# ============================================================================
+# Parallel configuration
+# ============================================================================
+
+@dataclass(frozen=True, kw_only=True)
+class ParallelConfig:
+    """How a run splits the model and the batch over GPUs.
+
+    The GPU count is ``tensor_parallel x pipeline_parallel x data_parallel x
+    context_parallel``. Ranks are laid out as Megatron-LM orders them: tensor
+    parallel innermost (inside a node), then context, then data, pipeline
+    outermost.
+
+    Parameters
+    ----------
+    global_batch_size : int
+        Sequences per iteration B.
+    tensor_parallel, pipeline_parallel, data_parallel, context_parallel : int
+        Degrees t, p, d, c.
+    microbatch_size : int
+        Sequences per microbatch b; there are ``B / (d b)`` microbatches m.
+    interleave : int
+        Model chunks per pipeline stage v (1: plain 1F1B schedule).
+    recompute : {"full", "selective", "none"}
+        Activation recomputation (Korthikanti et al. 2022).
+    sequence_parallel : bool
+        Shard norms, dropout and residuals along the sequence over the
+        tensor-parallel group (Korthikanti et al. 2022).
+    zero_stage : {0, 1, 2, 3}
+        ZeRO stage over the data-parallel group: 1 shards optimizer state
+        (Megatron-LM's distributed optimizer), 2 also gradients, 3 also weights.
+    uneven_pipeline : bool
+        Allow a layer count that ``pipeline_parallel x interleave`` does not
+        divide: stages then hold ``ceil(l / p)`` or one layer fewer, and the
+        fullest stage sets the pace (Llama 3 runs 126 layers on 16 stages,
+        with one layer fewer on the first and last; Grattafiori et al. 2024,
+        §3.3.2). Off by default, so that a mistyped split is an error.
+    """
+
+    global_batch_size: int
+    tensor_parallel: int = 1
+    pipeline_parallel: int = 1
+    data_parallel: int = 1
+    context_parallel: int = 1
+    microbatch_size: int = 1
+    interleave: int = 1
+    recompute: str = "full"
+    sequence_parallel: bool = False
+    zero_stage: int = 0
+    uneven_pipeline: bool = False
+
+    def __post_init__(self):
+        check_integer("global_batch_size", self.global_batch_size, minimum=1, unit="sequences")
+        for field in ("tensor_parallel", "pipeline_parallel", "data_parallel", "context_parallel",
+                      "interleave"):
+            check_integer(field, getattr(self, field), minimum=1)
+        check_integer("microbatch_size", self.microbatch_size, minimum=1, unit="sequences")
+        check_choice("recompute", self.recompute, _RECOMPUTE)
+        check_integer("zero_stage", self.zero_stage, minimum=0, maximum=3)
+        replica = self.data_parallel * self.microbatch_size
+        if self.global_batch_size % replica:
+            raise ValueError(
+                f"global_batch_size = {self.global_batch_size} sequences is not divisible by "
+                f"data_parallel x microbatch_size = {self.data_parallel} x {self.microbatch_size} = {replica}: "
+                "every data-parallel replica needs a whole number of microbatches")
+        if self.interleave > 1:
+            if self.pipeline_parallel == 1:
+                raise ValueError(f"interleave = {self.interleave} needs pipeline_parallel > 1: "
+                                 "model chunks interleave across pipeline stages")
+            if self.microbatches % self.pipeline_parallel:
+                raise ValueError(
+                    f"the interleaved schedule needs the microbatch count m = {self.microbatches} to be "
+                    f"divisible by pipeline_parallel = {self.pipeline_parallel} (Megatron-LM's requirement)")
+
+    @property
+    def gpus(self) -> int:
+        """GPUs in the run, t·p·d·c."""
+        return self.tensor_parallel * self.pipeline_parallel * self.data_parallel * self.context_parallel
+
+    @property
+    def microbatches(self) -> int:
+        """Microbatches per iteration per pipeline, m = B / (d·b)."""
+        return self.global_batch_size // (self.data_parallel * self.microbatch_size)
+
+    def check(self, model: TransformerModel) -> "ParallelConfig":
+        """Raise ``ValueError`` naming what does not divide what; return self if the split is valid."""
+        _check_divides(model, self.tensor_parallel, self.pipeline_parallel, self.context_parallel,
+                       self.interleave, uneven_pipeline=self.uneven_pipeline)
+        return self
+
+
+def _divides_model(model, t):
+    """Whether tensor-parallel degree t splits the model's heads and MLP evenly."""
+    return not (model.heads % t or model.ffn_hidden_size % t or (model.kv_heads % t and t % model.kv_heads))
+
+
+def _check_divides(model, t, p, c, v, *, uneven_pipeline=False):
+    problems = []
+    if model.heads % t:
+        problems.append(f"heads = {model.heads} are not divisible by tensor_parallel = {t}")
+    if model.kv_heads % t and t % model.kv_heads:
+        problems.append(f"kv_heads = {model.kv_heads} and tensor_parallel = {t}: neither divides the other")
+    if model.ffn_hidden_size % t:
+        problems.append(f"ffn_hidden_size = {model.ffn_hidden_size} is not divisible by tensor_parallel = {t}")
+    if model.layers % (p * v) and not uneven_pipeline:
+        what = f"pipeline_parallel x interleave = {p} x {v} = {p * v}" if v > 1 else f"pipeline_parallel = {p}"
+        problems.append(f"layers = {model.layers} are not divisible by {what} "
+                        "(uneven_pipeline=True lets some stages hold one layer fewer)")
+    if model.sequence_length % c:
+        problems.append(f"sequence_length = {model.sequence_length} is not divisible by context_parallel = {c}")
+    if problems:
+        raise ValueError(f"model {model.name!r} cannot be split this way: " + "; ".join(problems))
+
+
+def parallel_config(gpus, *, global_batch_size, tensor_parallel=1, pipeline_parallel=1,
+                    context_parallel=1, **more) -> ParallelConfig:
+    """A :class:`ParallelConfig` for ``gpus`` GPUs, with the data-parallel degree derived.
+
+    .. math:: d = \\frac{N}{t\\, p\\, c}
+
+    Raises ``ValueError`` if t·p·c does not divide the GPU count.
+
+    Examples
+    --------
+    >>> parallel_config(1024, global_batch_size=1536, tensor_parallel=8, pipeline_parallel=16).data_parallel
+    8
+    """
+    gpus = check_integer("gpus", gpus, minimum=1)
+    model_parallel = tensor_parallel * pipeline_parallel * context_parallel
+    if gpus % model_parallel:
+        raise ValueError(
+            f"gpus = {gpus} is not divisible by tensor_parallel x pipeline_parallel x context_parallel = "
+            f"{tensor_parallel} x {pipeline_parallel} x {context_parallel} = {model_parallel}")
+    return ParallelConfig(global_batch_size=global_batch_size, tensor_parallel=tensor_parallel,
+                          pipeline_parallel=pipeline_parallel, context_parallel=context_parallel,
+                          data_parallel=gpus // model_parallel, **more)

@@ -1,0 +1,216 @@
+"""What a training run runs on: clusters of catalog parts, software stacks, efficiency defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import catalog
+from .._validation import check_integer, check_number
+from ..sources import Source
+
+
+ZERO = Source(
+    title="S. Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, SC20",
+    year=2020, url="https://arxiv.org/abs/1910.02054",
+    note="§5 memory (2+2+K)Ψ with K = 12 for mixed-precision Adam; §7 communication 2Ψ for stages 1-2, 3Ψ for stage 3",
+)
+ZERO_PLUS_PLUS = Source(
+    title=("G. Wang et al., ZeRO++: Extremely Efficient Collective Communication for Giant "
+           "Model Training, ICLR 2024"),
+    year=2023, url="https://arxiv.org/abs/2306.10209",
+    note="qwZ (INT8 weights) 0.5M, hpZ (secondary partition per node) 0 across nodes, qgZ (INT4 gradients) 0.25M: 3M -> 0.75M",
+)
+
+
+# ============================================================================
+# Hardware, software and efficiency defaults
+# ============================================================================
+
+@dataclass(frozen=True, kw_only=True)
+class Cluster:
+    """The hardware a run uses, described by catalog names.
+
+    Parameters
+    ----------
+    name : str
+        Label, e.g. ``"Selene"``.
+    gpu : str
+        Catalog GPU name (:func:`interconnect_lab.catalog.gpu`).
+    gpus_per_node : int
+        GPUs in one scale-up domain (one NVLink/NVSwitch node).
+    scale_up_link : str
+        Catalog link joining the GPUs of a node; each GPU uses all of its
+        ``links_per_gpu`` links.
+    scale_out_link : str
+        Catalog link of one compute-fabric port (one NIC), e.g. ``"InfiniBand HDR"``.
+    nics_per_node : int
+        Compute-fabric ports per node.
+    sources : tuple of Source
+        Where the description comes from.
+    """
+
+    name: str
+    gpu: str
+    gpus_per_node: int
+    scale_up_link: str
+    scale_out_link: str
+    nics_per_node: int
+    sources: tuple[Source, ...] = ()
+
+    def __post_init__(self):
+        catalog.gpu(self.gpu)
+        catalog.link(self.scale_up_link)
+        catalog.link(self.scale_out_link)
+        check_integer("Cluster.gpus_per_node", self.gpus_per_node, minimum=1)
+        check_integer("Cluster.nics_per_node", self.nics_per_node, minimum=1)
+        if catalog.link(self.scale_up_link).links_per_gpu is None:
+            raise ValueError(f"Cluster.scale_up_link {self.scale_up_link!r} is not a GPU link "
+                             "(its catalog entry has no links_per_gpu)")
+        if isinstance(self.sources, Source):
+            object.__setattr__(self, "sources", (self.sources,))
+
+    @property
+    def gpu_spec(self) -> catalog.GPU:
+        """The catalog GPU."""
+        return catalog.gpu(self.gpu)
+
+    @property
+    def peak_flop_per_s(self) -> float:
+        """Dense 16-bit peak of one GPU [FLOP/s]."""
+        return self.gpu_spec.bf16_flop_per_s
+
+    @property
+    def scale_up_bytes_per_s(self) -> float:
+        """One GPU's scale-up bandwidth, one direction, all its links together [B/s]."""
+        return catalog.link(self.scale_up_link).per_gpu_per_direction_bytes_per_s
+
+    @property
+    def scale_out_bytes_per_s(self) -> float:
+        """One GPU's share of the node's compute-fabric ports, one direction [B/s]."""
+        port = catalog.link(self.scale_out_link).per_direction_bytes_per_s
+        return self.nics_per_node * port / self.gpus_per_node
+
+
+@dataclass(frozen=True, kw_only=True)
+class Software:
+    """A training stack: kernels and the named overlap switches.
+
+    Every switch is a physical statement about what runs at the same time or
+    what is not computed; toggling them one by one replays MegaScale's
+    ablation (:func:`megascale_ablation`).
+
+    Parameters
+    ----------
+    name : str
+        Label.
+    flash_attention : bool
+        Attention computed in on-chip tiles (FlashAttention): the b·a·s² score
+        and probability tensors are never written to HBM. Off: they are
+        written, soft-maxed, dropped out and read again (13 bytes per score
+        per forward pass with dropout, 8 without).
+    fused_norm_activation : bool
+        LayerNorm and the MLP activation fused into neighbouring kernels
+        (MegaScale §3.4 "efficient operators"): their separate HBM round trips vanish.
+    parallel_block : bool
+        Attention and MLP read the same normalised input and their outputs are
+        summed (GPT-J/PaLM block): one norm, one residual add and one
+        tensor-parallel all-reduce per layer per pass instead of two.
+    tensor_parallel_overlap : bool
+        Tensor-parallel collectives split into t chunks and pipelined with the
+        GEMMs that produce or consume them: all but the first chunk hide
+        (exposed ``max(T/t, T - t_GEMM)``).
+    pipeline_parallel_overlap : bool
+        Pipeline sends and receives run asynchronously beside compute; only
+        the 2(p-1) transfers of warm-up and cool-down stay on the critical path.
+        Off: each of the 2·v·m transfers of a stage waits (Megatron-LM's
+        blocking send/receive).
+    data_parallel_overlap : bool
+        Gradient reduction (and ZeRO parameter gathers) run per layer during the
+        backward pass: only the last layer's share and anything longer than the
+        compute stay exposed. Off: the whole reduction follows the backward pass.
+    scatter_gather : bool
+        SC21 §4.1: each tensor-parallel rank sends 1/t of a stage boundary's
+        activations over the network and the receivers all-gather over NVLink.
+    gradient_bytes : int
+        Bytes per gradient element stored and reduced (4 for Megatron-LM's
+        FP32 gradient buffer, 2 for ZeRO's 16-bit gradients) [B].
+    parameter_bytes : int
+        Bytes per weight element used in compute and gathered by ZeRO [B].
+    quantized_weights, hierarchical_partition, quantized_gradients : bool
+        ZeRO++ (Wang et al. 2023) for ZeRO-3: INT8 weight all-gather (qwZ),
+        a secondary weight partition inside each node so the backward
+        all-gather stays on NVLink (hpZ), INT4 gradient reduce-scatter (qgZ).
+    sources : tuple of Source
+        Where the stack is described.
+    """
+
+    name: str
+    flash_attention: bool = False
+    fused_norm_activation: bool = False
+    parallel_block: bool = False
+    tensor_parallel_overlap: bool = False
+    pipeline_parallel_overlap: bool = False
+    data_parallel_overlap: bool = False
+    scatter_gather: bool = True
+    gradient_bytes: int = 2
+    parameter_bytes: int = 2
+    quantized_weights: bool = False
+    hierarchical_partition: bool = False
+    quantized_gradients: bool = False
+    sources: tuple[Source, ...] = ()
+
+    def __post_init__(self):
+        check_integer("Software.gradient_bytes", self.gradient_bytes, minimum=1, maximum=8, unit="B")
+        check_integer("Software.parameter_bytes", self.parameter_bytes, minimum=1, maximum=8, unit="B")
+        if isinstance(self.sources, Source):
+            object.__setattr__(self, "sources", (self.sources,))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Efficiencies:
+    """The few rates the step-time model cannot derive from the catalog; one set for every case.
+
+    Parameters
+    ----------
+    gemm : float
+        Sustained share of the GPU's best measured matmul rate (its "MAMF",
+        ``GPU.measured_matmul_flop_per_s`` in the catalog) that training GEMMs
+        reach end to end, :math:`\\eta_\\text{GEMM}` [-]. Default 0.7363. The
+        best matmul shape reaches 0.87 of peak on an A100 SXM and 0.80 on an
+        H100 SXM; training loses more to power-capped clocks under sustained
+        load, shapes that are not the best one, and gaps between kernels. The
+        value is one number, chosen once against SC21 Table 1 and MegaScale
+        Table 2 together (it puts an A100's training GEMMs at 0.64 of peak)
+        and then used for every case and every GPU; the benchmark reports how
+        every published row moves with it. Measuring against each GPU's own
+        best matmul, not its datasheet peak, carries the A100 calibration to
+        GPUs whose kernels reach a smaller share of peak (H100, Blackwell,
+        MI300X). A GPU without a published measurement takes the median share
+        of the catalog's measured GPUs.
+    memory_bandwidth : float
+        Share of HBM bandwidth that streaming element-wise kernels reach,
+        :math:`\\eta_\\text{HBM}` [-]. Default 0.9, typical of a
+        bandwidth-bound copy kernel on HBM2e/HBM3 (an estimate).
+    optimizer_bytes_per_parameter : float
+        HBM traffic of one mixed-precision Adam update per parameter, besides
+        the gradient [B]: read the FP32 master weight and both moments (12),
+        write them back (12) and write the 16-bit weight (``parameter_bytes``
+        is added separately; the gradient read is ``gradient_bytes``).
+    optimizer_state_bytes_per_parameter : float
+        Optimizer memory per parameter [B]: FP32 master weight and the two Adam
+        moments, K = 12 in ZeRO's notation.
+    """
+
+    gemm: float = 0.7363
+    memory_bandwidth: float = 0.9
+    optimizer_bytes_per_parameter: float = 24.0
+    optimizer_state_bytes_per_parameter: float = 12.0
+    sources: tuple[Source, ...] = (
+        ZERO.at("§5.1", note="K = 12 bytes of optimizer state per parameter for mixed-precision Adam"),
+    )
+
+    def __post_init__(self):
+        for field in ("gemm", "memory_bandwidth"):
+            check_number(f"Efficiencies.{field}", getattr(self, field), minimum=0, maximum=1, min_inclusive=False)
+        for field in ("optimizer_bytes_per_parameter", "optimizer_state_bytes_per_parameter"):
+            check_number(f"Efficiencies.{field}", getattr(self, field), unit="B", minimum=0)

@@ -1,0 +1,249 @@
+"""Named models, clusters and training stacks, and the defaults every published case uses."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import MappingProxyType
+
+from .. import catalog
+from .._validation import check_choice, check_integer
+from ..sources import LLAMA3, MEGASCALE, SC21, Source
+from .models import TransformerModel
+from .hardware import Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS
+
+
+GPT3 = Source(
+    title="T. Brown et al., Language Models are Few-Shot Learners (GPT-3)",
+    year=2020, url="https://arxiv.org/abs/2005.14165", locator="Table 2.1",
+)
+LLAMA2 = Source(
+    title="H. Touvron et al., Llama 2: Open Foundation and Fine-Tuned Chat Models",
+    year=2023, url="https://arxiv.org/abs/2307.09288",
+    note="architecture as released (config.json): RMSNorm, SwiGLU, rotary, untied embeddings; 70B uses GQA with 8 KV heads",
+)
+_LLAMA3_SHAPES = LLAMA3.at(
+    "Table 3",
+    note="8B/70B/405B: layers, model dimension, FFN dimension, heads, 8 KV heads, vocabulary 128,000 (128,256 as released)",
+)
+
+
+def _models():
+    gpt = TransformerModel.gpt
+    llama = TransformerModel.llama
+    entries = [
+        gpt(name="GPT-3 175B", layers=96, hidden_size=12288, heads=96, vocabulary_size=50257,
+            sequence_length=2048, sources=(GPT3,)),
+        gpt(name="MegaScale 175B", layers=96, hidden_size=12288, heads=128, vocabulary_size=64000,
+            sequence_length=2048, sources=(MEGASCALE.at("§6.1, Table 2"),)),
+        gpt(name="Megatron-LM 1T", layers=128, hidden_size=25600, heads=160, vocabulary_size=51200,
+            sequence_length=2048, sources=(SC21.at("Table 1"),)),
+        llama(name="Llama 2 70B", layers=80, hidden_size=8192, heads=64, kv_heads=8,
+              ffn_hidden_size=28672, vocabulary_size=32000, sequence_length=4096, sources=(LLAMA2,)),
+        llama(name="Llama 3 8B", layers=32, hidden_size=4096, heads=32, kv_heads=8,
+              ffn_hidden_size=14336, vocabulary_size=128256, sequence_length=8192, sources=(_LLAMA3_SHAPES,)),
+        llama(name="Llama 3 70B", layers=80, hidden_size=8192, heads=64, kv_heads=8,
+              ffn_hidden_size=28672, vocabulary_size=128256, sequence_length=8192, sources=(_LLAMA3_SHAPES,)),
+        llama(name="Llama 3 405B", layers=126, hidden_size=16384, heads=128, kv_heads=8,
+              ffn_hidden_size=53248, vocabulary_size=128256, sequence_length=8192, sources=(_LLAMA3_SHAPES,)),
+    ]
+    return MappingProxyType({model.name: model for model in entries})
+
+
+#: Published architectures, by name. GPT-3-style and Llama-style side by side.
+MODELS = _models()
+
+
+def _named(kind, table, name):
+    """``table[name]``; a non-string or an unknown name is an error listing the valid names."""
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name must be a string, one of {', '.join(map(repr, table))}; got {name!r}")
+    check_choice(kind, name, table)
+    return table[name]
+
+
+def transformer_model(name: str) -> TransformerModel:
+    """The published model called ``name`` (see :data:`MODELS`); an unknown name lists the valid ones."""
+    return _named("model", MODELS, name)
+
+
+def _clusters():
+    entries = [
+        Cluster(name="Selene", gpu="A100 SXM", gpus_per_node=8, scale_up_link="NVLink 3",
+                scale_out_link="InfiniBand HDR", nics_per_node=8,
+                sources=(SC21.at("§5", note="DGX A100 nodes: 8 A100 80 GB on NVLink/NVSwitch, 8 HDR 200 Gb/s HCAs"),)),
+        Cluster(name="MegaScale", gpu="A100 SXM", gpus_per_node=8, scale_up_link="NVLink 3",
+                scale_out_link="Ethernet 200G", nics_per_node=8,
+                sources=(MEGASCALE.at("§3.6, §6.1", note="Ampere GPUs, 8 x 200G NICs per server, "
+                                      "Tomahawk 4 three-tier Clos without oversubscription"),)),
+    ]
+    return MappingProxyType({entry.name: entry for entry in entries})
+
+
+#: Published clusters, by name, built from catalog parts.
+CLUSTERS = _clusters()
+
+
+def cluster(name: str) -> Cluster:
+    """The published cluster called ``name`` (see :data:`CLUSTERS`)."""
+    return _named("cluster", CLUSTERS, name)
+
+
+def _software():
+    sc21 = Software(
+        name="Megatron-LM SC21", scatter_gather=True, gradient_bytes=2,
+        sources=(SC21.at("§4", note="fused kernels, scatter/gather, no overlap; FP16 gradients all-reduced"),))
+    megatron = Software(
+        name="Megatron-LM 2023", flash_attention=True, scatter_gather=True, gradient_bytes=4,
+        sources=(MEGASCALE.at("§3, §6.1", note="the Megatron-LM baseline of Tables 2 and 3"),))
+    megascale = dataclasses.replace(
+        megatron, name="MegaScale", parallel_block=True, tensor_parallel_overlap=True,
+        pipeline_parallel_overlap=True, data_parallel_overlap=True, fused_norm_activation=True,
+        sources=(MEGASCALE.at("§3", note="parallel block, TP/PP/DP overlap, efficient operators"),))
+    deepspeed = Software(
+        name="DeepSpeed ZeRO-3", flash_attention=True, data_parallel_overlap=True, gradient_bytes=2,
+        scatter_gather=False, sources=(ZERO,))
+    zero_pp = dataclasses.replace(
+        deepspeed, name="DeepSpeed ZeRO++", quantized_weights=True, hierarchical_partition=True,
+        quantized_gradients=True, sources=(ZERO_PLUS_PLUS,))
+    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp)})
+
+
+#: Training stacks by name: the overlap switches each one sets.
+SOFTWARE = _software()
+
+
+def software(name: str) -> Software:
+    """The training stack called ``name`` (see :data:`SOFTWARE`)."""
+    return _named("software", SOFTWARE, name)
+
+
+#: The one set of defaults every published case is computed with.
+DEFAULT_EFFICIENCIES = Efficiencies()
+
+#: Microbatch for MegaScale's 175B runs, which the paper does not state [sequences]:
+#: the largest for which every run of Table 2 satisfies the interleaved schedule's
+#: rule that the microbatch count be a multiple of the pipeline depth.
+MEGASCALE_MICROBATCH_SIZE = 2
+
+
+def _resolve(kind, value, table, lookup, cls):
+    if isinstance(value, str):
+        return lookup(value)
+    if not isinstance(value, cls):
+        raise TypeError(f"{kind} must be a {cls.__name__} or a name from {', '.join(map(repr, table))}; "
+                        f"got {value!r}")
+    return value
+
+
+# ============================================================================
+# Clusters from catalog systems, and tensor parallelism layer by layer (chapter 2)
+# ============================================================================
+
+def system_cluster(system, *, gpus_per_node=None, scale_out_link=None, name=None) -> Cluster:
+    """A :class:`Cluster` built from a catalog system: its GPU, NVLink domain and network adapters.
+
+    Parameters
+    ----------
+    system : str
+        Catalog system name (a key of ``catalog.SYSTEMS``), e.g.
+        ``"DGX H100"`` or ``"GB200 NVL72"``.
+    gpus_per_node : int, optional
+        GPUs in one NVLink domain; the system's own count if omitted. A what-if:
+        the same GPUs and links in smaller or larger domains. Each GPU keeps its
+        share of the system's adapters, so ``nics_per_node`` scales with it.
+    scale_out_link : str, optional
+        Catalog link of one network port; by default the InfiniBand generation
+        whose per-direction rate is that of the system's adapter.
+    name : str, optional
+        Label; the system's name (with the domain size, if changed) if omitted.
+
+    Returns
+    -------
+    Cluster
+
+    Raises
+    ------
+    ValueError
+        For an unknown system, a system without NVLink or adapters, a domain
+        size that does not give each GPU a whole share of the adapters, or no
+        catalog link matching the adapter's rate.
+
+    Examples
+    --------
+    >>> from interconnect_lab import units as u
+    >>> nvl72 = system_cluster("GB200 NVL72")
+    >>> nvl72.gpus_per_node, nvl72.scale_up_link, nvl72.scale_out_link
+    (72, 'NVLink 5', 'InfiniBand NDR')
+    >>> nvl72.scale_up_bytes_per_s / u.GB_per_s, nvl72.scale_out_bytes_per_s / u.GB_per_s
+    (900.0, 50.0)
+    >>> system_cluster("GB200 NVL72", gpus_per_node=8).nics_per_node
+    8
+    """
+    entry = catalog.system(system)
+    gpu = catalog.gpu(entry.gpu)
+    if gpu.scale_up_link is None or entry.nic is None or entry.nics == 0:
+        raise ValueError(f"system {system!r} needs a scale-up link and network adapters to make a Cluster")
+    gpus = entry.gpus if gpus_per_node is None else check_integer("gpus_per_node", gpus_per_node, minimum=1)
+    nics = entry.nics * gpus / entry.gpus
+    if nics != int(nics) or nics < 1:
+        raise ValueError(f"gpus_per_node = {gpus} does not give each GPU a whole share of the "
+                         f"{entry.nics} adapters of {entry.gpus} GPUs in {system!r}: it must make "
+                         f"{entry.nics} x gpus_per_node / {entry.gpus} a whole number >= 1")
+    if scale_out_link is None:
+        rate = catalog.nic(entry.nic).per_direction_bytes_per_s
+        matches = [link.name for link in catalog.LINKS.values()
+                   if link.family == "InfiniBand" and link.per_direction_bytes_per_s == rate]
+        if not matches:
+            raise ValueError(f"no catalog InfiniBand link runs at the {rate * 8 / 1e9:g} Gb/s of "
+                             f"{entry.nic}: pass scale_out_link")
+        scale_out_link = matches[0]
+    if name is None:
+        name = entry.name if gpus == entry.gpus else f"{entry.name} GPUs in {gpus}-GPU NVLink domains"
+    return Cluster(name=name, gpu=entry.gpu, gpus_per_node=gpus, scale_up_link=gpu.scale_up_link,
+                   scale_out_link=scale_out_link, nics_per_node=int(nics), sources=entry.sources)
+
+
+def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> tuple[Cluster, ...]:
+    """The same cluster with each per-GPU network bandwidth the catalog can build, slowest first.
+
+    A what-if for the scale-out network alone: GPUs, nodes and NVLink stay as
+    they are; the compute-fabric ports become every catalog link of
+    ``family`` in turn, 1 to ``gpus_per_node`` of them per node (powers of
+    two). Where two choices give a GPU the same bandwidth the one with more,
+    slower ports is kept (one port per GPU where it can be).
+
+    Parameters
+    ----------
+    cluster_ : Cluster or str
+        The cluster, or a name from :data:`CLUSTERS`.
+    family : str
+        Catalog link family of the ports: ``"Ethernet"`` or ``"InfiniBand"``.
+    ports_per_node : sequence of int, optional
+        Port counts to try; powers of two up to the node size by default.
+
+    Returns
+    -------
+    tuple of Cluster
+        Sorted by :attr:`Cluster.scale_out_bytes_per_s`, one per distinct bandwidth.
+
+    Examples
+    --------
+    >>> from interconnect_lab import units as u
+    >>> [c.scale_out_bytes_per_s / u.Gbit_per_s for c in scale_out_variants("MegaScale")]
+    [12.5, 25.0, 50.0, 100.0, 200.0, 400.0, 800.0]
+    """
+    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    links = [link for link in catalog.LINKS.values() if link.family == family and link.links_per_gpu is None]
+    if not links:
+        families = sorted({link.family for link in catalog.LINKS.values() if link.links_per_gpu is None})
+        raise ValueError(f"no catalog network link of family {family!r}; choose one of {', '.join(families)}")
+    node = cluster_.gpus_per_node
+    counts = ([1 << k for k in range(node.bit_length()) if 1 << k <= node] if ports_per_node is None
+              else [check_integer("ports_per_node", n, minimum=1) for n in ports_per_node])
+    variants = {}
+    for link in sorted(links, key=lambda entry: entry.per_direction_bytes_per_s):
+        for ports in sorted(counts, reverse=True):
+            variant = dataclasses.replace(cluster_, name=f"{cluster_.name}, {ports} x {link.name} per node",
+                                          scale_out_link=link.name, nics_per_node=ports)
+            variants.setdefault(variant.scale_out_bytes_per_s, variant)
+    return tuple(variants[rate] for rate in sorted(variants))

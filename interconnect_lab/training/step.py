@@ -1,0 +1,625 @@
+"""Step time and its parts: the vectorised core behind :func:`training_step` and :func:`memory_per_gpu`."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import catalog, collectives
+from .. import units as u
+from .._validation import check_number
+from ..sources import Source
+from ..utilization import hardware_flops_utilization, model_flops_utilization
+from .models import (
+    TransformerModel, _embedding_parameters, _forward_flops_per_token, _layer_parameters,
+    flops_per_token, training_time_s,
+)
+from .hardware import Cluster, Efficiencies, Software
+from .presets import (
+    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
+    transformer_model,
+)
+from .config import ParallelConfig
+
+
+# Sources used only here -------------------------------------------------------
+
+KORTHIKANTI = Source(
+    title="V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, MLSys 2023",
+    year=2022, url="https://arxiv.org/abs/2205.05198",
+    note="§4: activation memory per layer sbh(34 + 5as/h) bytes; sequence parallelism; selective recomputation",
+)
+
+
+# ============================================================================
+# Communication (through interconnect_lab.collectives)
+# ============================================================================
+
+@functools.lru_cache(maxsize=4096)
+def _alpha_beta(kind, ranks, ranks_per_node, scale_up_bytes_per_s, scale_out_bytes_per_s):
+    """(fixed seconds, seconds per byte) of one collective, from :mod:`collectives`.
+
+    Every collective model there is affine in the message size, so two numbers
+    describe it; caching them keeps a sweep of thousands of splits fast.
+    ``ranks_per_node >= ranks``: the group lives inside one node (NVLink ring);
+    ``ranks_per_node == 1``: every step crosses the network (ring over the
+    GPU's NIC share); otherwise a two-level (hierarchical) collective.
+    """
+    if kind == "send_recv":
+        if ranks_per_node >= 2:
+            result = collectives.collective_performance(
+                "send_recv", 1.0, 2, scale_up_bytes_per_s, collectives.NVLINK_STEP_LATENCY_S, "direct",
+                efficiency=collectives.NVLINK_EFFICIENCY)
+        else:
+            result = collectives.collective_performance(
+                "send_recv", 1.0, 2, scale_out_bytes_per_s, collectives.NETWORK_STEP_LATENCY_S, "direct",
+                efficiency=collectives.NETWORK_EFFICIENCY)
+    elif ranks_per_node >= ranks:
+        result = collectives.collective_performance(
+            kind, 1.0, ranks, scale_up_bytes_per_s, collectives.NVLINK_STEP_LATENCY_S, "ring",
+            efficiency=collectives.NVLINK_EFFICIENCY)
+    elif ranks_per_node == 1 or ranks % ranks_per_node:
+        result = collectives.collective_performance(
+            kind, 1.0, ranks, scale_out_bytes_per_s, collectives.NETWORK_STEP_LATENCY_S, "ring",
+            efficiency=collectives.NETWORK_EFFICIENCY)
+    else:
+        result = collectives.collective_performance(
+            kind, 1.0, ranks, scale_up_bytes_per_s, collectives.NVLINK_STEP_LATENCY_S, "hierarchical",
+            efficiency=collectives.NVLINK_EFFICIENCY, ranks_per_node=ranks_per_node,
+            network_bandwidth_bytes_per_s=scale_out_bytes_per_s,
+            network_latency_s=collectives.NETWORK_STEP_LATENCY_S)
+    return float(result.latency_term_s), float(result.bandwidth_term_s)
+
+
+def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_):
+    """Time of one collective of each group in an array of groups [s], vectorised.
+
+    ``size_bytes`` is the message as nccl-tests counts it (the whole array for
+    all-reduce, all-gather and reduce-scatter). Groups of one rank take no time.
+    Times come from :func:`interconnect_lab.collectives.collective_performance`
+    with its documented NCCL efficiencies and latencies, over the cluster's
+    scale-up link inside a node and each GPU's share of the NICs across nodes.
+    """
+    size_bytes, ranks, ranks_per_node = np.broadcast_arrays(
+        np.asarray(size_bytes, float), np.asarray(ranks, int), np.asarray(ranks_per_node, int))
+    up, out = cluster_.scale_up_bytes_per_s, cluster_.scale_out_bytes_per_s
+    fixed = np.zeros(size_bytes.shape)
+    per_byte = np.zeros(size_bytes.shape)
+    pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel()], axis=1)
+    unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    inverse = inverse.reshape(size_bytes.shape)
+    for index, (n, g) in enumerate(unique):
+        if n <= 1:
+            continue
+        a, b = _alpha_beta(kind, int(n), int(g), up, out)
+        chosen = inverse == index
+        fixed[chosen] = a
+        per_byte[chosen] = b
+    return np.where(size_bytes > 0, fixed + per_byte * size_bytes, 0.0)
+
+
+# ============================================================================
+# The vectorised core
+# ============================================================================
+
+def _as_output(value):
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def _layers_per_stage(model, p, v=1, uneven_pipeline=False):
+    """Layers on the fullest pipeline stage: l/p, or ceil(l/(p v)) v when the split is uneven."""
+    if uneven_pipeline:
+        return np.ceil(model.layers / (np.asarray(p) * v)) * v
+    return model.layers / np.asarray(p)
+
+
+def _stage_parameters(model, t, p, v=1, uneven_pipeline=False):
+    """Parameters held by one GPU of the largest pipeline stage (TP-sharded)."""
+    first, last = _embedding_parameters(model)
+    layers = _layers_per_stage(model, p, v, uneven_pipeline)
+    edge = np.where(p > 1, np.maximum(first, last + (model.vocabulary_size * model.hidden_size
+                                                     if model.tied_embeddings else 0)), first + last)
+    return (layers * _layer_parameters(model) + edge) / t
+
+
+def _activation_bytes_per_layer(model, software, recompute, t, c, b, sp):
+    """Stored activations of one layer for one microbatch on one GPU (Korthikanti et al. §4) [B]."""
+    h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
+    tokens = b * model.sequence_length / c
+    replicated = np.where(sp, t, 1.0)                      # sequence parallelism shards these over t
+    mask = 1.0 if model.dropout else 0.0
+    if recompute == "full":
+        return 2 * tokens * h / replicated                 # only each layer's input
+    sharded_tokens = tokens / t
+    attention = (2 * tokens * h / replicated                                  # QKV input
+                 + 2 * sharded_tokens * (h + 2 * kv)                          # Q, K, V
+                 + 2 * sharded_tokens * h                                     # output projection input
+                 + mask * tokens * h / replicated)                            # dropout mask
+    scores = a * tokens * model.attended_tokens / t * (2 + (3 * mask))      # softmax out, mask, dropout out
+    if software.flash_attention:
+        scores = 2 * sharded_tokens * h + 4 * a * sharded_tokens              # output and FP32 log-sum-exp
+    elif recompute == "selective":
+        scores = 0.0
+    mlp = (2 * tokens * h / replicated + 2 * sharded_tokens * f * (model.mlp_matrices - 1)
+           + 2 * sharded_tokens * f + mask * tokens * h / replicated)
+    norms = 2 * 2 * tokens * h / replicated
+    return attention + scores + mlp + norms
+
+
+@dataclass(frozen=True)
+class MemoryBreakdown:
+    """Memory per GPU on the most loaded pipeline stage [B] (floats or arrays).
+
+    Attributes
+    ----------
+    weights_bytes, gradients_bytes, optimizer_bytes, activations_bytes : float or numpy.ndarray
+        The four parts [B].
+    capacity_bytes : float
+        HBM of one GPU [B].
+    """
+
+    weights_bytes: float | np.ndarray
+    gradients_bytes: float | np.ndarray
+    optimizer_bytes: float | np.ndarray
+    activations_bytes: float | np.ndarray
+    capacity_bytes: float
+
+    @property
+    def total_bytes(self):
+        """All four parts [B]."""
+        return _as_output(np.add(np.add(self.weights_bytes, self.gradients_bytes),
+                                 np.add(self.optimizer_bytes, self.activations_bytes)))
+
+    @property
+    def fits(self):
+        """Whether the total fits in HBM."""
+        result = np.less_equal(self.total_bytes, self.capacity_bytes)
+        return bool(result) if np.ndim(result) == 0 else result
+
+    @property
+    def shortfall_bytes(self):
+        """How much more memory the run needs than one GPU has (0 if it fits) [B]."""
+        return _as_output(np.maximum(np.subtract(self.total_bytes, self.capacity_bytes), 0.0))
+
+    def verdict(self) -> str:
+        """One sentence: fits with what headroom, or does not fit and by how much."""
+        if np.ndim(self.total_bytes):
+            raise ValueError("verdict() describes one configuration; index the arrays first")
+        total, capacity = self.total_bytes, self.capacity_bytes
+        if self.fits:
+            return (f"fits: {u.format_bytes(total)} of {u.format_bytes(capacity)} per GPU "
+                    f"({u.format_bytes(capacity - total)} free)")
+        return (f"does not fit: needs {u.format_bytes(total)} per GPU, "
+                f"{u.format_bytes(total - capacity)} more than the {u.format_bytes(capacity)} of HBM")
+
+
+def _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m,
+            uneven_pipeline=False):
+    params = _stage_parameters(model, t, p, v, uneven_pipeline)
+    weights = params * software.parameter_bytes / np.where(zero_stage >= 3, d, 1)
+    gradients = params * software.gradient_bytes / np.where(zero_stage >= 2, d, 1)
+    optimizer = params * efficiencies.optimizer_state_bytes_per_parameter / np.where(zero_stage >= 1, d, 1)
+    per_layer = _activation_bytes_per_layer(model, software, recompute, t, c, b, sp)
+    in_flight = np.minimum(m, p)                           # 1F1B: the first stage holds p microbatches
+    interleave_factor = np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
+    activations = per_layer * _layers_per_stage(model, p, v, uneven_pipeline) * in_flight * interleave_factor
+    tokens = b * model.sequence_length / c
+    logits = np.where(p > 1, 0.0, 4 * tokens * model.vocabulary_size / t)   # FP32 logits on the last stage
+    activations = activations + logits
+    return MemoryBreakdown(weights_bytes=_as_output(weights), gradients_bytes=_as_output(gradients),
+                           optimizer_bytes=_as_output(optimizer), activations_bytes=_as_output(activations),
+                           capacity_bytes=cluster_.gpu_spec.hbm_bytes)
+
+
+@dataclass(frozen=True)
+class TrainingStep:
+    """Where the time of one training iteration goes, and what it achieves.
+
+    All times [s] are per iteration and, except ``compute_s``, count only what
+    the GPU waits for. Attributes are floats, or arrays from :func:`parallel_sweep`.
+
+    Attributes
+    ----------
+    compute_s : float or numpy.ndarray
+        Computing all m microbatches on the slowest stage, recomputation included [s].
+    tensor_parallel_s : float or numpy.ndarray
+        Exposed tensor- and context-parallel collectives [s].
+    pipeline_s : float or numpy.ndarray
+        Exposed pipeline sends and receives [s].
+    bubble_s : float or numpy.ndarray
+        Pipeline fill and drain, (p-1)/v stage times [s].
+    data_parallel_s : float or numpy.ndarray
+        Exposed gradient reduction and ZeRO gathers [s].
+    data_parallel_hidden_s : float or numpy.ndarray
+        Data-parallel communication hidden behind the backward pass [s].
+    optimizer_s : float or numpy.ndarray
+        The optimizer update (memory-bound) [s].
+    step_s : float or numpy.ndarray
+        Length of the iteration [s].
+    gpus : int or numpy.ndarray
+        GPUs.
+    tokens : float or numpy.ndarray
+        Tokens per iteration, B·s.
+    model_flops : float or numpy.ndarray
+        FLOPs the model needs per iteration, no recomputation (MFU's numerator) [FLOP].
+    hardware_flops : float or numpy.ndarray
+        FLOPs executed per iteration, recomputation included (HFU's) [FLOP].
+    peak_flop_per_s : float
+        Dense peak of one GPU [FLOP/s].
+    memory : MemoryBreakdown
+        Memory per GPU.
+    """
+
+    compute_s: float | np.ndarray
+    tensor_parallel_s: float | np.ndarray
+    pipeline_s: float | np.ndarray
+    bubble_s: float | np.ndarray
+    data_parallel_s: float | np.ndarray
+    data_parallel_hidden_s: float | np.ndarray
+    optimizer_s: float | np.ndarray
+    step_s: float | np.ndarray
+    gpus: int | np.ndarray
+    tokens: float | np.ndarray
+    model_flops: float | np.ndarray
+    hardware_flops: float | np.ndarray
+    peak_flop_per_s: float
+    memory: MemoryBreakdown
+
+    #: Names of the parts that add up to ``step_s``, in the order a figure stacks them.
+    PARTS = ("compute_s", "tensor_parallel_s", "pipeline_s", "bubble_s", "data_parallel_s", "optimizer_s")
+
+    @property
+    def tokens_per_s(self):
+        """Training throughput [token/s]."""
+        return _as_output(np.divide(self.tokens, self.step_s))
+
+    @property
+    def model_flop_per_s_per_gpu(self):
+        """Model FLOP/s per GPU (no recomputation) [FLOP/s]."""
+        return _as_output(np.divide(self.model_flops, np.multiply(self.step_s, self.gpus)))
+
+    @property
+    def hardware_flop_per_s_per_gpu(self):
+        """Executed FLOP/s per GPU, recomputation included: SC21's "TFLOP/s per GPU" [FLOP/s]."""
+        return _as_output(np.divide(self.hardware_flops, np.multiply(self.step_s, self.gpus)))
+
+    @property
+    def mfu(self):
+        """Model FLOPs utilization [-]."""
+        return model_flops_utilization(self.model_flops, self.step_s, self.peak_flop_per_s, self.gpus)
+
+    @property
+    def hfu(self):
+        """Hardware FLOPs utilization [-]."""
+        return hardware_flops_utilization(self.hardware_flops, self.step_s, self.peak_flop_per_s, self.gpus)
+
+    @property
+    def bubble_fraction(self):
+        """Pipeline bubble as a share of the iteration [-]."""
+        return _as_output(np.divide(self.bubble_s, self.step_s))
+
+    def breakdown(self) -> dict:
+        """The parts of the step [s], by name, in stacking order."""
+        return {name: getattr(self, name) for name in self.PARTS}
+
+    def days_to_train(self, tokens, parameters=None):
+        """Days to train on ``tokens`` tokens at this step's throughput [day].
+
+        With ``parameters`` given, SC21 Eq. (4) (:func:`training_time_s`) at this
+        step's executed FLOP/s per GPU instead.
+        """
+        tokens = check_number("tokens", tokens, unit="token", minimum=0)
+        if parameters is None:
+            return _as_output(tokens / np.asarray(self.tokens_per_s) / u.day)
+        return _as_output(training_time_s(parameters, tokens, self.gpus, self.hardware_flop_per_s_per_gpu) / u.day)
+
+
+def matmul_fraction_of_peak(gpu) -> float:
+    """Share of peak the best measured matmul reaches on ``gpu`` [-].
+
+    The catalog's measured best-shape BF16 matmul rate over the dense BF16 peak;
+    for a GPU with no published measurement, the median of the catalog GPUs that
+    have one.
+
+    Parameters
+    ----------
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator.
+
+    Returns
+    -------
+    float
+        Fraction of peak [-].
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> round(matmul_fraction_of_peak(catalog.gpu("A100 SXM")), 3)
+    0.869
+    """
+    if gpu.matmul_fraction_of_peak is not None:
+        return gpu.matmul_fraction_of_peak
+    measured = [g.matmul_fraction_of_peak for g in catalog.GPUS.values() if g.matmul_fraction_of_peak is not None]
+    return float(np.median(measured))
+
+
+def _group_ranks_per_node(ranks, gpus_per_node, gpus):
+    """GPUs of a tensor-parallel group that every group has together in one node, gcd(t, node).
+
+    Groups are contiguous blocks of t ranks (Megatron-LM puts tensor parallelism
+    innermost) laid over the run's ``gpus`` GPUs; a run of no more GPUs than one
+    node holds lives inside one node. When t divides the node size every group sits inside one node;
+    when the node size divides t every group spans whole nodes. Otherwise some
+    group straddles a node boundary (groups of 16 in 72-GPU racks: GPUs 64-79
+    are 8 in one rack and 8 in the next), and the slowest group sets the pace.
+    Every group can be cut into pieces of gcd(t, node) GPUs that each lie in one
+    node, so a two-level collective over those pieces is always possible.
+    """
+    return np.gcd(ranks, np.minimum(gpus_per_node, gpus))
+
+
+@dataclass(frozen=True)
+class _LayerTerms:
+    """One transformer layer, one microbatch, one GPU: what :func:`_evaluate` and
+    :func:`tensor_parallel_layer` share. Floats or arrays."""
+
+    tokens: float                       # tokens of the microbatch on this GPU, b·s/c
+    projections: float                  # forward GEMM FLOPs per token of the layer's projections
+    logit_flops: float                  # forward FLOPs per token of the logit layer
+    compute_s: float                    # forward + backward + recomputation [s]
+    gemm_s: float                       # the GEMM part of compute_s [s]
+    passes: int                         # forward, backward (and the recomputed forward)
+    tensor_parallel_all_reduces: int    # all-reduces of the activations per layer and microbatch
+    tensor_parallel_message_bytes: float  # size S of each [B]
+    tensor_parallel_s: float            # all of them, one after the other [s]
+    tensor_parallel_exposed_s: float    # what the GPU waits for after overlap [s]
+    context_parallel_exposed_s: float   # exposed context-parallel all-gathers [s]
+
+
+def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp, gpus):
+    """Compute and tensor/context-parallel collectives of one layer and microbatch (see the module docstring)."""
+    h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
+    s, w = model.sequence_length, model.attended_tokens
+    node = cluster_.gpus_per_node
+    tokens = b * s / c
+    replicated = np.where(sp, t, 1.0)
+    projections, _, logit_flops = _forward_flops_per_token(model, w)
+    core_flops = tokens * 4 * w * h / t                                  # scores and attention x V
+    proj_flops = tokens * projections / t
+    blocks = 1 if software.parallel_block else 2
+    mask = 1.0 if model.dropout else 0.0
+    norm_bytes = 0.0 if software.fused_norm_activation else blocks * 4 * tokens * h / replicated
+    residual_bytes = blocks * (6 + mask) * tokens * h / replicated
+    activation_bytes = 0.0 if software.fused_norm_activation else (
+        (2 * model.mlp_matrices) * tokens * f / t)                      # read 2 (or 3 gated) ... write 1 wide tensor
+    if software.flash_attention:
+        core_bytes = 4 * tokens * (h + kv) / t                          # Q, K, V in, O out
+    else:
+        core_bytes = (8 + 5 * mask) * a * tokens * w / t                # scores written, soft-maxed, dropped, read
+    core_s = core_flops / gemm_rate + core_bytes / hbm_rate
+    rest_s = proj_flops / gemm_rate + (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
+    forward_s = core_s + rest_s
+    recompute_s = {"full": forward_s, "selective": core_s, "none": 0.0}[recompute]
+    layer_s = 3 * forward_s + recompute_s
+    layer_gemm_s = (3 * (core_flops + proj_flops) + {"full": core_flops + proj_flops,
+                                                     "selective": core_flops, "none": 0.0}[recompute]) / gemm_rate
+
+    # Tensor parallelism: one all-reduce of the b·s·h activations after attention and one
+    # after the MLP (one in all with a parallel block), in every pass (SC21 §3.2).
+    ti, ci = (np.rint(x).astype(int) for x in (t, c))
+    activation_size = software.parameter_bytes * tokens * h
+    passes = 2 + (1 if recompute == "full" else 0)                   # forward, backward, recomputation
+    tp_ops = passes * blocks
+    tp_comm = tp_ops * _collective_s("all_reduce", activation_size, ti,
+                                        _group_ranks_per_node(ti, node, gpus), cluster_)
+    if software.tensor_parallel_overlap:
+        tp_exposed = np.maximum(tp_comm / t, tp_comm - layer_gemm_s)
+    else:
+        tp_exposed = tp_comm
+    kv_size = software.parameter_bytes * 2 * b * s * kv / t           # keys and values of the whole sequence
+    cp_comm = passes * _collective_s("all_gather", kv_size, ci, np.maximum(node // ti, 1), cluster_)
+    cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)              # ring attention hides it under attention
+    return _LayerTerms(tokens=tokens, projections=projections, logit_flops=logit_flops, compute_s=layer_s,
+                       gemm_s=layer_gemm_s, passes=passes, tensor_parallel_all_reduces=tp_ops,
+                       tensor_parallel_message_bytes=activation_size, tensor_parallel_s=tp_comm,
+                       tensor_parallel_exposed_s=tp_exposed, context_parallel_exposed_s=cp_exposed)
+
+
+def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
+              sequence_parallel, t, p, d, c, b, v, uneven_pipeline=False):
+    """The step-time model over arrays of (t, p, d, c, b, v); see the module docstring."""
+    t, p, d, c, b, v = (np.asarray(x, dtype=float) for x in (t, p, d, c, b, v))
+    sp = np.asarray(sequence_parallel, dtype=bool)
+    B = float(global_batch_size)
+    m = B / (d * b)
+    h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
+    s, V, w = model.sequence_length, model.vocabulary_size, model.attended_tokens
+    peak = cluster_.peak_flop_per_s
+    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
+    hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
+    gpus = t * p * d * c
+    node = cluster_.gpus_per_node
+
+    # --- one layer, one microbatch, on one GPU: compute and its collectives ----------
+    ti, ci, di, pi = (np.rint(x).astype(int) for x in (t, c, d, p))
+    layer = _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp,
+                         np.rint(gpus).astype(int))
+    tokens, projections, logit_flops = layer.tokens, layer.projections, layer.logit_flops
+    layer_s, passes = layer.compute_s, layer.passes
+    layer_comm_exposed = layer.tensor_parallel_exposed_s + layer.context_parallel_exposed_s
+
+    # --- the slowest stage: layers of one stage plus the logits ------------------------
+    layers_per_stage = _layers_per_stage(model, p, v, uneven_pipeline)
+    logit_s = 3 * (tokens * logit_flops / t / gemm_rate + 8 * tokens * V / t / hbm_rate)
+    stage_compute_s = layers_per_stage * layer_s + logit_s
+    stage_comm_s = layers_per_stage * layer_comm_exposed
+    compute = m * stage_compute_s
+    tensor_parallel = m * stage_comm_s
+    bubble = (p - 1) / v * (stage_compute_s + stage_comm_s)
+
+    # --- pipeline sends and receives --------------------------------------------------------
+    pp_ranks_per_node = np.where(ti * ci * di < node, 2, 1)
+    boundary = software.parameter_bytes * tokens * h
+    scatter = software.scatter_gather | sp
+    sent = np.where(scatter, boundary / t, boundary)
+    transfer = _collective_s("send_recv", sent, np.where(pi > 1, 2, 1), pp_ranks_per_node, cluster_)
+    regather = np.where(scatter & ~sp, _collective_s("all_gather", boundary, ti,
+                                                     _group_ranks_per_node(ti, node, np.rint(gpus).astype(int)),
+                                                     cluster_), 0.0)
+    transfer = transfer + np.where(p > 1, regather, 0.0)
+    transfers = 2 * (p - 1) if software.pipeline_parallel_overlap else 2 * v * m
+    pipeline = np.where(p > 1, transfers * transfer, 0.0)
+
+    # --- data parallelism and ZeRO -------------------------------------------------------
+    params = _stage_parameters(model, t, p, v, uneven_pipeline)
+    ranks_per_node = np.clip(node // (ti * ci), 1, di)
+    gradient_size = params * software.gradient_bytes
+    weight_size = params * software.parameter_bytes
+    if zero_stage == 0:
+        dp_comm = _collective_s("all_reduce", gradient_size, di, ranks_per_node, cluster_)
+    elif zero_stage in (1, 2):
+        dp_comm = (_collective_s("reduce_scatter", gradient_size, di, ranks_per_node, cluster_)
+                   + _collective_s("all_gather", weight_size, di, ranks_per_node, cluster_))
+    else:
+        forward_gather = weight_size * (0.5 if software.quantized_weights else 1.0)
+        backward_ranks = np.minimum(di, ranks_per_node) if software.hierarchical_partition else di
+        gradient_wire = params * (0.5 if software.quantized_gradients else software.gradient_bytes)
+        gathers = ((passes - 1) * _collective_s("all_gather", forward_gather, di, ranks_per_node, cluster_)
+                   + _collective_s("all_gather", weight_size, backward_ranks, ranks_per_node, cluster_))
+        dp_comm = m * (gathers + _collective_s("reduce_scatter", gradient_wire, di, ranks_per_node, cluster_))
+    if software.data_parallel_overlap:
+        buckets = layers_per_stage
+        exposed_dp = dp_comm / buckets + np.maximum(dp_comm * (1 - 1 / buckets) - compute, 0.0)
+    else:
+        exposed_dp = dp_comm
+    hidden_dp = dp_comm - exposed_dp
+
+    # --- optimizer -------------------------------------------------------------------------
+    updated = params / np.where(zero_stage >= 1, d, 1)
+    optimizer = updated * (efficiencies.optimizer_bytes_per_parameter + software.gradient_bytes
+                           + software.parameter_bytes) / hbm_rate
+
+    step = compute + tensor_parallel + pipeline + bubble + exposed_dp + optimizer
+    tokens_per_iteration = B * s
+    model_flops = tokens_per_iteration * flops_per_token(model, recompute="none")
+    executed = tokens_per_iteration * (model.layers * (3 * (projections + 4 * w * h)
+                                                       + {"full": projections + 4 * w * h,
+                                                          "selective": 4 * w * h, "none": 0}[recompute])
+                                       + 3 * logit_flops)
+    memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m,
+                     uneven_pipeline)
+    out_ = _as_output
+    return TrainingStep(
+        compute_s=out_(compute), tensor_parallel_s=out_(tensor_parallel), pipeline_s=out_(pipeline),
+        bubble_s=out_(bubble), data_parallel_s=out_(exposed_dp), data_parallel_hidden_s=out_(hidden_dp),
+        optimizer_s=out_(optimizer), step_s=out_(step),
+        gpus=int(gpus) if np.ndim(gpus) == 0 else gpus.astype(int),
+        tokens=tokens_per_iteration, model_flops=model_flops, hardware_flops=float(executed),
+        peak_flop_per_s=peak, memory=memory)
+
+
+def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
+                  efficiencies=DEFAULT_EFFICIENCIES) -> TrainingStep:
+    """Step time, throughput, MFU/HFU and memory of one parallel configuration.
+
+    See the module docstring for the model. In brief: per-layer compute as a
+    roofline of GEMM FLOPs and element-wise bytes; the slowest stage sets the
+    pace; the bubble is (p-1)/v stage times; tensor-parallel all-reduces
+    (2 per layer per pass, 1 with a parallel block) run over the scale-up link;
+    pipeline transfers and data-parallel reductions over the link their
+    groups span; the :class:`Software` switches decide what hides.
+
+    Parameters
+    ----------
+    model : TransformerModel or str
+        The architecture, or a name from :data:`MODELS`.
+    cluster_ : Cluster or str
+        The hardware, or a name from :data:`CLUSTERS`.
+    config : ParallelConfig
+        The split; see :func:`parallel_config`.
+    software_ : Software or str
+        The stack, or a name from :data:`SOFTWARE`.
+    efficiencies : Efficiencies
+        Sustained rates; :data:`DEFAULT_EFFICIENCIES` unless exploring.
+
+    Returns
+    -------
+    TrainingStep
+        Breakdown, step time, tokens/s, FLOP/s per GPU, MFU, HFU, memory.
+
+    Raises
+    ------
+    ValueError
+        If the split does not divide the layers, heads, sequence or batch.
+
+    Examples
+    --------
+    The 1T-parameter row of SC21 Table 1 on Selene (published 163 TFLOP/s per GPU):
+
+    >>> from interconnect_lab.training import parallel_config
+    >>> model = transformer_model("Megatron-LM 1T")
+    >>> config = parallel_config(3072, global_batch_size=3072, tensor_parallel=8,
+    ...                          pipeline_parallel=64, microbatch_size=1)
+    >>> step = training_step(model, "Selene", config, "Megatron-LM SC21")
+    >>> round(step.hardware_flop_per_s_per_gpu / 1e12)
+    148
+    >>> step.memory.fits
+    True
+    """
+    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
+    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    if not isinstance(config, ParallelConfig):
+        raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
+    if not isinstance(efficiencies, Efficiencies):
+        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
+    config.check(model)
+    return _evaluate(model, cluster_, software_, efficiencies,
+                     global_batch_size=config.global_batch_size, recompute=config.recompute,
+                     zero_stage=config.zero_stage, sequence_parallel=config.sequence_parallel,
+                     t=config.tensor_parallel, p=config.pipeline_parallel, d=config.data_parallel,
+                     c=config.context_parallel, b=config.microbatch_size, v=config.interleave,
+                     uneven_pipeline=config.uneven_pipeline)
+
+
+def memory_per_gpu(model, cluster_, config, software_="Megatron-LM SC21") -> MemoryBreakdown:
+    """Weights, gradients, optimizer state and activations per GPU, and whether they fit.
+
+    Weights take ``parameter_bytes`` per parameter of the most loaded stage,
+    TP-sharded (/d under ZeRO-3); gradients ``gradient_bytes`` (/d from
+    ZeRO-2); optimizer state 12 B (/d from ZeRO-1) (Rajbhandari et al. 2020,
+    :math:`(2 + 2 + K)\\Psi`). Activations per layer and microbatch follow
+    Korthikanti et al. (2022, §4):
+
+    .. math::
+
+        A_\\text{layer} = s b h \\Big(34 + \\frac{5 a s}{h}\\Big) \\quad\\text{(no parallelism)}, \\qquad
+        s b h \\Big(10 + \\frac{24}{t} + \\frac{5 a s}{h t}\\Big) \\quad\\text{(TP)}, \\qquad
+        \\frac{s b h}{t}\\Big(34 + \\frac{5 a s}{h}\\Big) \\quad\\text{(TP + SP)}
+
+    generalised to GQA, gated MLPs and no dropout; selective recomputation
+    drops the :math:`5as/h` term, FlashAttention stores the attention output
+    instead, full recomputation keeps only :math:`2sbh` per layer. The first
+    stage holds p microbatches of l/p layers — l layers' worth, times
+    :math:`1 + (p-1)/(pv)` when interleaved; context parallelism divides s by c.
+
+    Returns
+    -------
+    MemoryBreakdown
+        Its :meth:`~MemoryBreakdown.verdict` says whether it fits and by how much.
+
+    References
+    ----------
+    Korthikanti et al., MLSys 2023, Eqs. (1)-(5); Rajbhandari et al., SC20, §3.1.
+
+    Examples
+    --------
+    GPT-3 175B with no parallelism besides data parallelism cannot fit an 80 GB A100:
+
+    >>> memory = memory_per_gpu("GPT-3 175B", "Selene", ParallelConfig(global_batch_size=8, data_parallel=8))
+    >>> memory.fits, memory.verdict().startswith("does not fit")
+    (False, True)
+    """
+    return training_step(model, cluster_, config, software_).memory
