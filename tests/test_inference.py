@@ -1,0 +1,121 @@
+"""Inference traffic: decode all-reduces, KV transfer, TTFT and ITL, bad input."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interconnect_lab import collectives, inference, memory
+
+# --- Decode all-reduces -----------------------------------------------------------------------
+
+
+def test_decode_all_reduce_message_and_count():
+    ar = inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, batch=4)
+    assert ar.message_bytes == 4 * 8192 * 2
+    assert ar.all_reduces_per_token == 2 * 80
+    assert ar.per_token_s == pytest.approx(160 * ar.all_reduce.time_s)
+    assert ar.per_layer_s == pytest.approx(2 * ar.all_reduce.time_s)
+
+
+def test_decode_all_reduce_is_latency_bound_and_uses_the_low_latency_protocol():
+    ar = inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, batch=1)
+    assert ar.all_reduce.latency_bound and ar.latency_share > 0.9
+    ll = collectives.NCCL_LATENCIES["LL"]
+    assert ar.all_reduce.latency_term_s == pytest.approx(ll.base_latency_s + 14 * ll.nvlink_step_latency_s)
+
+
+def test_one_gpu_needs_no_all_reduce():
+    assert inference.tensor_parallel_decode_all_reduce("Llama 3 8B", 1).per_token_s == 0.0
+
+
+def test_nvlink_sharp_takes_fewer_steps_than_the_ring():
+    ring = inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, algorithm="ring")
+    nvls = inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, algorithm="nvls")
+    assert nvls.all_reduce.steps < ring.all_reduce.steps and nvls.per_token_s < ring.per_token_s
+
+
+# --- KV transfer: DistServe and Splitwise -------------------------------------------------------
+
+
+def test_distserve_kv_cache_of_one_opt66b_request():
+    # DistServe (Zhong et al., OSDI 2024) §3.3: "the KV cache size of a single 512-token request on
+    # OPT-66B is approximately 1.13GB" -- read as GiB: 2 x 64 layers x 9,216 x 2 B x 512 = 1.125 GiB.
+    transfer = inference.kv_transfer("OPT-66B", 512)
+    assert transfer.kv_bytes / 2**30 == pytest.approx(1.13, rel=0.01)
+
+
+def test_distserve_bandwidth_for_ten_requests_per_second():
+    # DistServe §3.3: at 10 requests/s, "11.3GB data per second -- or equivalently 90Gbps". The
+    # paper's GB are GiB and its Gbps are 2^30 bit/s; in SI units the same traffic is 96.6 Gb/s.
+    kv = inference.kv_transfer("OPT-66B", 512).kv_bytes
+    assert kv * 10 * 8 / 2**30 == pytest.approx(90, rel=0.01)
+    assert kv * 10 * 8 / 1e9 == pytest.approx(96.6, rel=0.005)
+
+
+def test_splitwise_twice_the_bandwidth_halves_the_serialized_transfer():
+    # Splitwise (Patel et al., ISCA 2024) §VI-A: the H100 setup (400 Gb/s) transfers "about twice as
+    # fast" as the A100 setup (200 Gb/s); a large prompt's serialized transfer is bandwidth-bound.
+    a100 = inference.kv_transfer("Llama 2 70B", 8192, senders=8, link="InfiniBand HDR")
+    h100 = inference.kv_transfer("Llama 2 70B", 8192, senders=8, link="InfiniBand NDR")
+    assert a100.total_s / h100.total_s == pytest.approx(2.0, rel=0.05)
+
+
+def test_layerwise_transfer_exposes_one_layer():
+    whole = inference.kv_transfer("Llama 3 70B", 8192, senders=8)
+    layered = inference.kv_transfer("Llama 3 70B", 8192, senders=8, layerwise=True)
+    assert layered.exposed_s < whole.exposed_s == whole.total_s
+    assert layered.total_s == whole.total_s
+    assert whole.kv_bytes == memory.kv_cache_bytes(inference.inference_model("Llama 3 70B"), 8192)
+
+
+# --- Deployment ---------------------------------------------------------------------------------
+
+
+def test_deployment_parts_add_up():
+    d = inference.serving_deployment("Llama 3 70B", tensor_parallel=8, batch=16, prompt_tokens=4096,
+                                     layerwise=False)
+    assert d.ttft_s == pytest.approx(d.prefill_compute_s + d.prefill_communication_s + d.kv.total_s)
+    assert d.itl_s == pytest.approx(d.decode_memory_s + d.decode.per_token_s)
+    assert 0 < d.ttft_network_share < 1 and 0 < d.itl_network_share < 1
+    assert d.tokens_per_s == pytest.approx(16 / d.itl_s)
+    colocated = inference.serving_deployment("Llama 3 70B", tensor_parallel=8, batch=16, prompt_tokens=4096,
+                                             disaggregated=False)
+    assert colocated.kv is None and colocated.ttft_s < d.ttft_s
+
+
+@settings(max_examples=25, deadline=None)
+@given(batch=st.sampled_from([1, 4, 16, 64]), prompt=st.sampled_from([256, 2048, 16384]))
+def test_latencies_grow_with_batch_and_prompt(batch, prompt):
+    d = inference.serving_deployment("Llama 3 8B", tensor_parallel=4, batch=batch, prompt_tokens=prompt)
+    more = inference.serving_deployment("Llama 3 8B", tensor_parallel=4, batch=2 * batch, prompt_tokens=2 * prompt)
+    assert more.itl_s > d.itl_s and more.ttft_s > d.ttft_s
+
+
+def test_more_tensor_parallelism_raises_the_network_share_of_decode():
+    shares = [inference.serving_deployment("Llama 3 70B", tensor_parallel=t, batch=1).itl_network_share
+              for t in (2, 4, 8)]
+    assert shares == sorted(shares)
+
+
+# --- Bad input ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: inference.serving_deployment("Llama 3 70B", tensor_parallel=16), "scale-up domain of 8 GPUs"),
+    (lambda: inference.serving_deployment("Llama 3 70B", tensor_parallel=3, domain_size=8),
+     "does not split Llama 3 70B's 8 key/value heads"),
+    (lambda: inference.serving_deployment("Llama 3 70B", batch=0), "batch = 0"),
+    (lambda: inference.serving_deployment("Llama 3 70B", prompt_tokens=0), "prompt_tokens = 0 token"),
+    (lambda: inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, algorithm="tree"), "valid algorithms"),
+    (lambda: inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, protocol="fast"), "valid protocols"),
+    (lambda: inference.kv_transfer("Llama 3 70B", -5), "prompt_tokens = -5 token"),
+    (lambda: inference.inference_model("GPT-4"), "valid models are"),
+])
+def test_bad_input_names_the_parameter(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_model_must_be_a_model_or_a_name():
+    with pytest.raises(TypeError):
+        inference.inference_model(70)

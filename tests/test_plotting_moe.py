@@ -1,0 +1,73 @@
+"""Figures of chapters 11 and 12: labelled axes, in-place updates, bad input."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from interconnect_lab import inference, moe
+from interconnect_lab.plotting.inference import (
+    SERVING_PARTS, decode_all_reduce_plot, kv_transfer_plot, serving_plot, update_serving_plot)
+from interconnect_lab.plotting.moe import (
+    LAYER_PARTS, domain_comparison_plot, measured_vs_model_plot, moe_layer_plot, routing_load_plot,
+    update_moe_layer_plot, update_routing_load_plot)
+
+
+def test_domain_comparison_has_labelled_axes_and_one_line_per_domain():
+    ax = domain_comparison_plot([8, 16], {"a": [1e-3, 2e-3], "b": [5e-4, 6e-4]})
+    assert len(ax.lines) == 2 and "[ms]" in ax.get_ylabel() and ax.get_xlabel()
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), [1.0, 2.0])
+    with pytest.raises(ValueError, match="2 degrees"):
+        domain_comparison_plot([8, 16], {"a": [1.0]})
+
+
+def test_layer_plot_draws_every_part_and_updates_in_place():
+    step = moe.moe_layer_step("DeepSeek-V3", 4096, 64, gpu="H100 SXM")
+    ax = moe_layer_plot(step)
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(LAYER_PARTS)
+    widths = [p.get_width() for p in ax.patches]
+    faster = moe.moe_layer_step("DeepSeek-V3", 512, 64, gpu="H100 SXM")
+    changed = update_moe_layer_plot(ax, faster)
+    assert len(changed) == 2 * len(LAYER_PARTS)
+    assert [p.get_width() for p in ax.patches] != widths
+    with pytest.raises(TypeError):
+        moe_layer_plot("a step")
+
+
+def test_routing_plot_line_follows_the_load():
+    load = moe.routing_load(8192, 64, 2, 8, skew=1.0, seed=0)
+    ax = routing_load_plot(load, limit=6.0)
+    line = next(line for line in ax.lines if line.get_gid() == "gpu-load")
+    assert line.get_ydata()[0] == pytest.approx(load.imbalance_factor)
+    other = moe.routing_load(8192, 64, 2, 16, skew=0.0, seed=0)
+    assert update_routing_load_plot(ax, other)[0].get_ydata()[0] == pytest.approx(other.imbalance_factor)
+
+
+def test_measured_vs_model_checks_lengths():
+    ax = measured_vs_model_plot(["x", "y"], [1.0, 2.0], [1.1, 1.9], tolerance=0.2, unit="GB/s")
+    assert "published" in ax.get_xlabel() and "model" in ax.get_ylabel()
+    with pytest.raises(ValueError):
+        measured_vs_model_plot(["x"], [1.0, 2.0], [1.0, 2.0], tolerance=0.2, unit="GB/s")
+
+
+def test_serving_plot_shares_sum_to_one_and_update():
+    d = inference.serving_deployment("Llama 3 70B", batch=16, prompt_tokens=4096, layerwise=False)
+    ax = serving_plot(d)
+    ends = {}
+    for patch in ax.patches:
+        row = patch.get_gid().split(":")[1]
+        ends[row] = max(ends.get(row, 0.0), patch.get_x() + patch.get_width())
+    assert ends == pytest.approx({row: 1.0 for row in SERVING_PARTS})
+    other = inference.serving_deployment("Llama 3 8B", tensor_parallel=2, batch=1, prompt_tokens=512)
+    texts = [t.get_text() for t in ax.texts]
+    update_serving_plot(ax, other)
+    assert [t.get_text() for t in ax.texts] != texts
+    with pytest.raises(TypeError):
+        serving_plot(None)
+
+
+def test_decode_and_kv_plots_label_their_axes():
+    ax = decode_all_reduce_plot([1, 2, 4, 8], {"ring": [1e-4, 2e-3, 2.2e-3, 2.4e-3]})
+    assert ax.get_xlabel() == "tensor-parallel GPUs" and ax.get_ylabel()
+    ax = kv_transfer_plot([512, 1024], {"NDR": [1e-3, 2e-3]}, reference_s=[0.05, 0.1], reference_label="prefill")
+    assert len(ax.lines) == 2 and "tokens" in ax.get_xlabel()
