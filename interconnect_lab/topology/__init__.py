@@ -69,8 +69,19 @@ https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastruct
 
 from .fat_trees import PATHS, FatTree, PathLatency, fat_tree, max_hosts, path_latency
 from .scale_up import NVLINK_DOMAIN_WIRING, ScaleUpDomain, nvlink_domain, scale_up_domain
+from .summary import TopologySummary, fat_tree_summary
+from .dragonflies import SLINGSHOT, Dragonfly, dragonfly, dragonfly_max_hosts
+from .tori import TPU_V4, Torus, torus
+from .spineless import JUPITER_REPORTED, RAIL_ONLY_REPORTED, DirectConnect, RailOnly, direct_connect, rail_only
+from .comparison import COMPARISON_COLUMNS, TopologyComparison, network_cost_per_host, topology_comparison
 
 __all__ = [
     "ScaleUpDomain", "scale_up_domain", "nvlink_domain", "NVLINK_DOMAIN_WIRING",
     "FatTree", "fat_tree", "max_hosts", "PATHS", "PathLatency", "path_latency",
+    # beyond the fat tree
+    "TopologySummary", "fat_tree_summary",
+    "Dragonfly", "dragonfly", "dragonfly_max_hosts", "SLINGSHOT",
+    "Torus", "torus", "TPU_V4",
+    "RailOnly", "rail_only", "DirectConnect", "direct_connect", "RAIL_ONLY_REPORTED", "JUPITER_REPORTED",
+    "TopologyComparison", "topology_comparison", "network_cost_per_host", "COMPARISON_COLUMNS",
 ]
