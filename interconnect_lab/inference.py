@@ -156,7 +156,9 @@ def tensor_parallel_decode_all_reduce(model, tensor_parallel, batch=1, *, scale_
     batch : int
         Sequences decoded together B [-].
     scale_up_link : str
-        Catalog NVLink generation.
+        Catalog link the all-reduce runs on: an NVLink generation, or a network
+        port (one GPU per node, every step across the network, NCCL's network
+        step latency).
     algorithm : str
         One of :data:`SERVING_ALGORITHMS`.
     protocol : str
@@ -180,12 +182,13 @@ def tensor_parallel_decode_all_reduce(model, tensor_parallel, batch=1, *, scale_
     check_choice("algorithm", algorithm, SERVING_ALGORITHMS)
     check_choice("protocol", protocol, collectives.NCCL_LATENCIES)
     b = check_number("bytes_per_element", bytes_per_element, unit="B", minimum=0, min_inclusive=False)
-    params = collectives.link_parameters(catalog.link(scale_up_link) if isinstance(scale_up_link, str)
-                                         else scale_up_link)
+    link = catalog.link(scale_up_link) if isinstance(scale_up_link, str) else scale_up_link
+    params = collectives.link_parameters(link)
     latencies = collectives.NCCL_LATENCIES[protocol]
+    step = latencies.nvlink_step_latency_s if link.family == "NVLink" else latencies.network_step_latency_s
     size = batch * model.hidden_size * b
     result = collectives.collective_performance(
-        "all_reduce", size, tp, params["bandwidth_bytes_per_s"], latencies.nvlink_step_latency_s,
+        "all_reduce", size, tp, params["bandwidth_bytes_per_s"], step,
         algorithm if tp > 1 else "ring", base_latency_s=latencies.base_latency_s if tp > 1 else 0.0,
         efficiency=params["efficiency"])
     return DecodeAllReduce(model=model.name, tensor_parallel=tp, batch=batch, message_bytes=float(size),

@@ -55,7 +55,7 @@ __all__ = [
     "zipf_expert_shares", "RoutingLoad", "routing_load",
     "CommunicationPath", "COMMUNICATION_PATHS", "communication_path",
     "AllToAllTime", "expert_parallel_all_to_all",
-    "MoELayerStep", "moe_layer_step", "incast_fan_in",
+    "MoELayerStep", "moe_layer_step", "incast_fan_in", "fp8_scale_bytes", "dispatch_and_combine",
 ]
 
 DEEPSEEK_V3 = Source(
@@ -825,6 +825,55 @@ def expert_parallel_all_to_all(traffic, *, scale_up_link="NVLink 4", network_lin
                         counts_s=counts, time_s=time, path=route.name)
 
 
+def fp8_scale_bytes(hidden_size, block=128, scale_bytes=4.0):
+    """Bytes of FP8 scaling factors per token: one 4-byte scale per ``block`` elements [B].
+
+    DeepSeek-V3 quantises activations in 1 x 128 tiles with one FP32 scale each (§3.3.2).
+
+    Examples
+    --------
+    >>> fp8_scale_bytes(7168)
+    224.0
+    """
+    hidden = check_integer("hidden_size", hidden_size, minimum=1)
+    return float(scale_bytes * math.ceil(hidden / check_integer("block", block, minimum=1)))
+
+
+def dispatch_and_combine(tokens_per_gpu, hidden_size, top_k, ep_degree, *, experts=None, domain_size=8,
+                         hierarchical=False, max_domains_per_token=None, dispatch_bytes_per_element=1.0,
+                         combine_bytes_per_element=2.0, scale_up_link="NVLink 4", network_link="InfiniBand NDR",
+                         imbalance_factor=1.0, path="host-initiated (NCCL)", scale_up_bandwidth_bytes_per_s=None,
+                         network_bandwidth_bytes_per_s=None):
+    """The dispatch and the combine of one MoE layer: :func:`all_to_all_traffic` then :func:`expert_parallel_all_to_all`.
+
+    The dispatch carries FP8 values with their scales (:func:`fp8_scale_bytes`) when
+    ``dispatch_bytes_per_element`` is below 2; the combine carries BF16 by default.
+    Parameters are those of the two functions.
+
+    Returns
+    -------
+    (AllToAllTime, AllToAllTime)
+        Dispatch, combine.
+
+    Examples
+    --------
+    >>> d, c = dispatch_and_combine(128, 7168, 8, 64, path="GPU-initiated (IBGDA)")
+    >>> round(d.time_s * 1e6), round(c.time_s * 1e6)
+    (146, 276)
+    """
+    def one(bytes_per_element):
+        scale = fp8_scale_bytes(hidden_size) if bytes_per_element < 2 else 0.0
+        traffic = all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, bytes_per_element=bytes_per_element,
+                                     experts=experts, domain_size=domain_size, hierarchical=hierarchical,
+                                     max_domains_per_token=max_domains_per_token, scale_bytes_per_token=scale)
+        return expert_parallel_all_to_all(traffic, scale_up_link=scale_up_link, network_link=network_link,
+                                          imbalance_factor=imbalance_factor, path=path,
+                                          scale_up_bandwidth_bytes_per_s=scale_up_bandwidth_bytes_per_s,
+                                          network_bandwidth_bytes_per_s=network_bandwidth_bytes_per_s)
+
+    return one(dispatch_bytes_per_element), one(combine_bytes_per_element)
+
+
 # ============================================================================
 # One MoE layer: experts' compute, dispatch and combine
 # ============================================================================
@@ -963,18 +1012,11 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
     iota = check_number("imbalance_factor", imbalance_factor, minimum=1)
     tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0, min_inclusive=False)
 
-    def traffic(bytes_per_element, scale_bytes):
-        return all_to_all_traffic(tokens, model.hidden_size, model.top_k, n, bytes_per_element=bytes_per_element,
-                                  experts=model.experts, domain_size=domain_size, hierarchical=hierarchical,
-                                  max_domains_per_token=model.max_nodes_per_token,
-                                  scale_bytes_per_token=scale_bytes)
-
-    fp8_scales = 4.0 * model.hidden_size / 128 if dispatch_bytes_per_element < 2 else 0.0
-    dispatch = expert_parallel_all_to_all(traffic(dispatch_bytes_per_element, fp8_scales),
-                                          scale_up_link=scale_up_link, network_link=network_link,
-                                          imbalance_factor=iota, path=path)
-    combine = expert_parallel_all_to_all(traffic(combine_bytes_per_element, 0.0), scale_up_link=scale_up_link,
-                                         network_link=network_link, imbalance_factor=iota, path=path)
+    dispatch, combine = dispatch_and_combine(
+        tokens, model.hidden_size, model.top_k, n, experts=model.experts, domain_size=domain_size,
+        hierarchical=hierarchical, max_domains_per_token=model.max_nodes_per_token,
+        dispatch_bytes_per_element=dispatch_bytes_per_element, combine_bytes_per_element=combine_bytes_per_element,
+        scale_up_link=scale_up_link, network_link=network_link, imbalance_factor=iota, path=path)
     local, routed = model.layer_forward_flops_per_token()
     passes, directions = (3, 2) if backward else (1, 1)
     usable = rate * (1 - sms)
