@@ -1,6 +1,7 @@
 """A fast flow-level simulator of AI-cluster fabrics (chapters 5, 6 and 9).
 
 - :mod:`~interconnect_lab.fabric.network` — the link-level graph of a fat tree
+- :mod:`~interconnect_lab.fabric.direct` — dragonflies and tori: links, minimal and Valiant routing
 - :mod:`~interconnect_lab.fabric.traffic` — permutations, all-to-all, incast, all-reduce phases
 - :mod:`~interconnect_lab.fabric.routing` — ECMP, packet spraying, adaptive routing
 - :mod:`~interconnect_lab.fabric.maxmin` — max-min fair sharing by progressive filling
@@ -14,6 +15,7 @@
 from .incast import FLOW_CONTROLS, RECOVERIES, IncastCurve, IncastResult, IncastSimulation, incast_collapse, incast_port
 from .maxmin import MaxMinRates, incidence_matrix, max_min_rates
 from .network import LINK_KINDS, Network
+from .direct import DIRECT_ROUTINGS, DirectNetwork, direct_route, dragonfly_network, simulate_direct, torus_network
 from .reordering import SPRAY_ORDERS, SprayArrivals, spray_arrivals
 from .collisions import CollisionExpectation, ecmp_collisions, max_load_cdf
 from .routing import ROUTINGS, Routes, explicit_routes, route
@@ -60,6 +62,8 @@ from .traffic import (
 __all__ = [
     # network
     "Network", "LINK_KINDS",
+    # direct networks (dragonfly, torus)
+    "DirectNetwork", "dragonfly_network", "torus_network", "DIRECT_ROUTINGS", "direct_route", "simulate_direct",
     # traffic
     "Traffic", "Phase", "Collective", "PLACEMENTS", "permutation", "all_to_all", "incast", "background",
     "combine", "ring_all_reduce", "hierarchical_all_reduce", "rank_placement",
