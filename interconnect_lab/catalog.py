@@ -138,6 +138,12 @@ def _check_optional_integers(entry, fields, *, minimum):
 
 # GPU ------------------------------------------------------------------------------
 
+A100_DATASHEET = Source(
+    title="NVIDIA A100 Tensor Core GPU datasheet", year=2021,
+    url="https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
+    note="A100 40GB SXM: 40 GB HBM2, 1,555 GB/s; A100 80GB SXM: 80 GB HBM2e, 2,039 GB/s; 108 SMs per the A100 whitepaper")
+
+
 @dataclass(frozen=True, kw_only=True)
 class GPU:
     """An accelerator, with the figures the book's models need.
@@ -166,6 +172,9 @@ class GPU:
         Maximum achievable matmul rate: the best dense BF16 matmul measured over many
         shapes on a real GPU with its software stack ("MAMF") [FLOP/s]; None where no
         measurement is published. No real kernel reaches the datasheet peak.
+    streaming_multiprocessors : int or None
+        Streaming multiprocessors (NVIDIA) or compute units (AMD): how many GEMM
+        tiles run at once (:mod:`interconnect_lab.matmul`); None where unknown.
     sources : tuple of Source
         Where the figures come from.
 
@@ -191,6 +200,7 @@ class GPU:
     power_w: float
     scale_up_link: str | None
     measured_matmul_flop_per_s: float | None = None
+    streaming_multiprocessors: int | None = None
     sources: tuple[Source, ...]
 
     def __post_init__(self):
@@ -615,7 +625,17 @@ GPUS = _table([
         hbm_bytes=80 * u.GB, hbm_bandwidth_bytes_per_s=2.039 * u.TB_per_s,
         power_w=400 * u.W, scale_up_link="NVLink 3",
         measured_matmul_flop_per_s=271.2 * u.TFLOP_per_s,
+        streaming_multiprocessors=108,
         sources=(MLENG_ACCELERATORS.at("A100 SXM row"), _MAMF_SOURCE),
+    ),
+    GPU(
+        name="A100 SXM 40GB", vendor="NVIDIA", year=2020,
+        bf16_flop_per_s=312 * u.TFLOP_per_s, fp8_flop_per_s=None,
+        hbm_bytes=40 * u.GB, hbm_bandwidth_bytes_per_s=1.555 * u.TB_per_s,
+        power_w=400 * u.W, scale_up_link="NVLink 3",
+        measured_matmul_flop_per_s=271.2 * u.TFLOP_per_s,
+        streaming_multiprocessors=108,
+        sources=(A100_DATASHEET, MLENG_ACCELERATORS.at("A100 SXM row"), _MAMF_SOURCE),
     ),
     GPU(
         name="H100 SXM", vendor="NVIDIA", year=2022,
@@ -623,6 +643,7 @@ GPUS = _table([
         hbm_bytes=80 * u.GB, hbm_bandwidth_bytes_per_s=3.35 * u.TB_per_s,
         power_w=700 * u.W, scale_up_link="NVLink 4",
         measured_matmul_flop_per_s=794.5 * u.TFLOP_per_s,
+        streaming_multiprocessors=132,
         sources=(
             MLENG_ACCELERATORS.at("H100 SXM row"), _MAMF_SOURCE,
             Source(title="G. K. Lockwood, H100 (digital garden)", year=2025,
@@ -636,6 +657,7 @@ GPUS = _table([
         bf16_flop_per_s=989.4 * u.TFLOP_per_s, fp8_flop_per_s=1978.9 * u.TFLOP_per_s,
         hbm_bytes=141 * u.GB, hbm_bandwidth_bytes_per_s=4.8 * u.TB_per_s,
         power_w=700 * u.W, scale_up_link="NVLink 4",
+        streaming_multiprocessors=132,
         sources=(
             MLENG_ACCELERATORS.at("TFLOPS comparison table, H200 SXM row",
                                   note="same dense peaks as H100 SXM; 141 GB HBM3e at 4.8 TB/s"),
@@ -654,6 +676,7 @@ GPUS = _table([
         hbm_bytes=180 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1000 * u.W, scale_up_link="NVLink 5",
         measured_matmul_flop_per_s=1745.0 * u.TFLOP_per_s,
+        streaming_multiprocessors=148,
         sources=(
             _MAMF_SOURCE,
             MLENG_ACCELERATORS.at("B200 rows",
@@ -668,6 +691,7 @@ GPUS = _table([
         hbm_bytes=186 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1200 * u.W, scale_up_link="NVLink 5",
         measured_matmul_flop_per_s=1822.0 * u.TFLOP_per_s,
+        streaming_multiprocessors=148,
         sources=(
             _MAMF_SOURCE,
             MLENG_ACCELERATORS.at("GB200 rows",
@@ -687,6 +711,7 @@ GPUS = _table([
         hbm_bytes=192 * u.GB, hbm_bandwidth_bytes_per_s=5.3 * u.TB_per_s,
         power_w=750 * u.W, scale_up_link="Infinity Fabric (MI300X)",
         measured_matmul_flop_per_s=668.4 * u.TFLOP_per_s,
+        streaming_multiprocessors=304,
         sources=(
             _MAMF_SOURCE,
             MLENG_ACCELERATORS.at("MI300X rows",

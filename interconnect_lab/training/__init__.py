@@ -86,6 +86,8 @@ from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_
 from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
 from .traffic import ParallelTraffic, parallel_traffic
 from .zero import ZeroVolume, zero_communication_volume, GradientCompression, gradient_compression
+from .hardware import ATTENTION_KERNELS
+from .fidelity import FidelityRow, replay, fidelity_table, fidelity_summary
 
 #: FLOP-counting conventions by name: each is ``function(model, recompute) -> FLOP per token``.
 FLOP_CONVENTIONS = models.FLOP_CONVENTIONS
@@ -113,7 +115,7 @@ __all__ = [
     "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops",
     # hardware and software
     "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",
-    "Efficiencies", "DEFAULT_EFFICIENCIES",
+    "Efficiencies", "DEFAULT_EFFICIENCIES", "ATTENTION_KERNELS",
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
     "TrainingStep", "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",
@@ -124,4 +126,5 @@ __all__ = [
     "ZeroVolume", "zero_communication_volume", "GradientCompression", "gradient_compression",
     # replaying published runs
     "megascale_ablation", "MEGASCALE_MICROBATCH_SIZE",
+    "FidelityRow", "replay", "fidelity_table", "fidelity_summary",
 ]

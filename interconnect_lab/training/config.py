@@ -45,6 +45,12 @@ class ParallelConfig:
         fullest stage sets the pace (Llama 3 runs 126 layers on 16 stages,
         with one layer fewer on the first and last; Grattafiori et al. 2024,
         §3.3.2). Off by default, so that a mistyped split is an error.
+    shard_group_size : int or None
+        ZeRO-3 / FSDP only: GPUs that share one copy of the weights (hybrid
+        sharding, PyTorch's ``HYBRID_SHARD`` with the node as the group).
+        Gathers and reduce-scatters stay inside the group; the replicas
+        all-reduce their gradient shards once per step. None: the whole
+        data-parallel group (``FULL_SHARD``).
     """
 
     global_batch_size: int
@@ -58,6 +64,7 @@ class ParallelConfig:
     sequence_parallel: bool = False
     zero_stage: int = 0
     uneven_pipeline: bool = False
+    shard_group_size: int | None = None
 
     def __post_init__(self):
         check_integer("global_batch_size", self.global_batch_size, minimum=1, unit="sequences")
@@ -67,6 +74,14 @@ class ParallelConfig:
         check_integer("microbatch_size", self.microbatch_size, minimum=1, unit="sequences")
         check_choice("recompute", self.recompute, _RECOMPUTE)
         check_integer("zero_stage", self.zero_stage, minimum=0, maximum=3)
+        if self.shard_group_size is not None:
+            check_integer("shard_group_size", self.shard_group_size, minimum=1, maximum=self.data_parallel)
+            if self.zero_stage != 3:
+                raise ValueError(f"shard_group_size = {self.shard_group_size} applies to zero_stage = 3 "
+                                 f"(FSDP / ZeRO-3 hybrid sharding), not zero_stage = {self.zero_stage}")
+            if self.data_parallel % self.shard_group_size:
+                raise ValueError(f"shard_group_size = {self.shard_group_size} must divide data_parallel = "
+                                 f"{self.data_parallel}: the replicas are whole shard groups")
         replica = self.data_parallel * self.microbatch_size
         if self.global_batch_size % replica:
             raise ValueError(

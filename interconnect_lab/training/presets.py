@@ -8,6 +8,13 @@ from types import MappingProxyType
 from .. import catalog
 from .._validation import check_choice, check_integer
 from ..sources import LLAMA3, MEGASCALE, SC21, Source
+
+PYTORCH_FSDP = Source(
+    title="Y. Zhao et al., PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel",
+    year=2023, url="https://arxiv.org/abs/2304.11277")
+MEGATRON_CORE = Source(
+    title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
+    url="https://github.com/NVIDIA/Megatron-LM")
 from .models import TransformerModel
 from .hardware import Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS
 
@@ -105,7 +112,25 @@ def _software():
     zero_pp = dataclasses.replace(
         deepspeed, name="DeepSpeed ZeRO++", quantized_weights=True, hierarchical_partition=True,
         quantized_gradients=True, sources=(ZERO_PLUS_PLUS,))
-    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp)})
+    fsdp = Software(
+        name="PyTorch FSDP", flash_attention=True, data_parallel_overlap=True, gradient_bytes=2,
+        scatter_gather=False,
+        sources=(PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
+                                 "backward prefetch, reduce-scatter after backward"),))
+    llama3 = Software(
+        name="Llama 3", flash_attention=True, fused_norm_activation=True, pipeline_parallel_overlap=True,
+        data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4,
+        sources=(LLAMA3.at("§3.3.2", note="asynchronous pipeline sends; FSDP of optimizer state and "
+                           "gradients overlapped with compute; attention kernel not stated"),))
+    megatron_core = Software(
+        name="Megatron-Core 2024", flash_attention=True, attention_kernel="FlashAttention-3",
+        fused_norm_activation=True, tensor_parallel_overlap=True, pipeline_parallel_overlap=True,
+        data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4,
+        sources=(MEGATRON_CORE.at("README, training speed and scalability", note=(
+            "Transformer Engine fused attention and kernels, tensor-parallel communication overlap, "
+            "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),))
+    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp, fsdp, llama3,
+                                                 megatron_core)})
 
 
 #: Training stacks by name: the overlap switches each one sets.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import catalog, collectives
+from .. import catalog, collectives, matmul
 from .. import units as u
 from .._validation import check_number
 from ..sources import Source
@@ -16,7 +16,7 @@ from .models import (
     TransformerModel, _embedding_parameters, _forward_flops_per_token, _layer_parameters,
     flops_per_token, training_time_s,
 )
-from .hardware import Cluster, Efficiencies, Software
+from .hardware import ATTENTION_KERNELS, Cluster, Efficiencies, Software
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
     transformer_model,
@@ -369,6 +369,9 @@ class _LayerTerms:
     projections: float                  # forward GEMM FLOPs per token of the layer's projections
     logit_flops: float                  # forward FLOPs per token of the logit layer
     compute_s: float                    # forward + backward + recomputation [s]
+    forward_s: float                    # the forward pass alone [s]
+    backward_s: float                   # the backward pass alone [s]
+    recompute_s: float                  # the recomputed forward (0 without recomputation) [s]
     gemm_s: float                       # the GEMM part of compute_s [s]
     passes: int                         # forward, backward (and the recomputed forward)
     tensor_parallel_all_reduces: int    # all-reduces of the activations per layer and microbatch
@@ -376,6 +379,25 @@ class _LayerTerms:
     tensor_parallel_s: float            # all of them, one after the other [s]
     tensor_parallel_exposed_s: float    # what the GPU waits for after overlap [s]
     context_parallel_exposed_s: float   # exposed context-parallel all-gathers [s]
+
+
+def _projection_gemm_s(model, gpu, gemm_rate, tokens, t):
+    """Forward and backward time of a layer's four projection GEMMs on one GPU [s].
+
+    Each weight GEMM (QKV, attention output, MLP in, MLP out; tensor-parallel
+    shards of ``tokens`` rows) runs at its own shape's rate
+    (:func:`interconnect_lab.matmul.gemm_efficiency`): forward m × n × k,
+    backward the data gradient (m × k × n) and the weight gradient (k × n × m).
+    """
+    h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
+    shapes = ((h + 2 * kv) / t, h), (h, h / t), ((model.mlp_matrices - 1) * f / t, h), (h, f / t)
+    forward = backward = 0.0
+    for n, k in shapes:
+        flops = 2 * tokens * n * k
+        forward = forward + flops / (gemm_rate * matmul.gemm_efficiency(gpu, tokens, n, k))
+        backward = backward + flops / (gemm_rate * matmul.gemm_efficiency(gpu, tokens, k, n)) \
+            + flops / (gemm_rate * matmul.gemm_efficiency(gpu, k, n, tokens))
+    return forward, backward
 
 
 def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp, gpus):
@@ -398,13 +420,21 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         core_bytes = 4 * tokens * (h + kv) / t                          # Q, K, V in, O out
     else:
         core_bytes = (8 + 5 * mask) * a * tokens * w / t                # scores written, soft-maxed, dropped, read
-    core_s = core_flops / gemm_rate + core_bytes / hbm_rate
-    rest_s = proj_flops / gemm_rate + (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
-    forward_s = core_s + rest_s
+    attention_rate = gemm_rate
+    if software.flash_attention:
+        share = ATTENTION_KERNELS[software.attention_kernel].get(cluster_.gpu)
+        if share is not None:
+            attention_rate = np.minimum(gemm_rate, share * cluster_.peak_flop_per_s)
+    core_s = core_flops / attention_rate + core_bytes / hbm_rate
+    elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
+    projection_forward_s, projection_backward_s = _projection_gemm_s(model, cluster_.gpu_spec, gemm_rate, tokens, t)
+    forward_s = core_s + projection_forward_s + elementwise_s
+    backward_s = 2 * (core_s + elementwise_s) + projection_backward_s
     recompute_s = {"full": forward_s, "selective": core_s, "none": 0.0}[recompute]
-    layer_s = 3 * forward_s + recompute_s
-    layer_gemm_s = (3 * (core_flops + proj_flops) + {"full": core_flops + proj_flops,
-                                                     "selective": core_flops, "none": 0.0}[recompute]) / gemm_rate
+    layer_s = forward_s + backward_s + recompute_s
+    layer_gemm_s = (projection_forward_s + projection_backward_s
+                    + {"full": projection_forward_s, "selective": 0.0, "none": 0.0}[recompute]
+                    + (3 + (0 if recompute == "none" else 1)) * core_flops / gemm_rate)
 
     # Tensor parallelism: one all-reduce of the b·s·h activations after attention and one
     # after the MLP (one in all with a parallel block), in every pass (SC21 §3.2).
@@ -422,13 +452,14 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     cp_comm = passes * _collective_s("all_gather", kv_size, ci, np.maximum(node // ti, 1), cluster_)
     cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)              # ring attention hides it under attention
     return _LayerTerms(tokens=tokens, projections=projections, logit_flops=logit_flops, compute_s=layer_s,
+                       forward_s=forward_s, backward_s=backward_s, recompute_s=recompute_s,
                        gemm_s=layer_gemm_s, passes=passes, tensor_parallel_all_reduces=tp_ops,
                        tensor_parallel_message_bytes=activation_size, tensor_parallel_s=tp_comm,
                        tensor_parallel_exposed_s=tp_exposed, context_parallel_exposed_s=cp_exposed)
 
 
 def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
-              sequence_parallel, t, p, d, c, b, v, uneven_pipeline=False):
+              sequence_parallel, t, p, d, c, b, v, uneven_pipeline=False, shard_group=None):
     """The step-time model over arrays of (t, p, d, c, b, v); see the module docstring."""
     t, p, d, c, b, v = (np.asarray(x, dtype=float) for x in (t, p, d, c, b, v))
     sp = np.asarray(sequence_parallel, dtype=bool)
@@ -477,23 +508,51 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     ranks_per_node = np.clip(node // (ti * ci), 1, di)
     gradient_size = params * software.gradient_bytes
     weight_size = params * software.parameter_bytes
+    # Per layer of the stage: its share of the parameters and its compute, which the
+    # layer's collective hides behind when the stack overlaps them (prefetching the
+    # next layer's gather, reducing the last layer's gradients during the backward
+    # pass of the layer before): c + (L - 1) max(c - w, 0) of L collectives c stays
+    # exposed behind L windows w.
+    layers_l = layers_per_stage
+    layer_params = params / layers_l
+    forward_window, backward_window = layer.forward_s, layer.backward_s + layer.recompute_s
+
+    def exposed(comm_s, window_s):
+        if software.data_parallel_overlap:
+            return comm_s + (layers_l - 1) * np.maximum(comm_s - window_s, 0.0)
+        return layers_l * comm_s
+
+    shard = di if shard_group is None else np.minimum(shard_group, di)
+    replicas = di // shard
+    shard_per_node = np.minimum(ranks_per_node, shard)
+    gradient_layer = layer_params * software.gradient_bytes
+    weight_layer = layer_params * software.parameter_bytes
     if zero_stage == 0:
-        dp_comm = _collective_s("all_reduce", gradient_size, di, ranks_per_node, cluster_)
+        dp_comm = layers_l * _collective_s("all_reduce", gradient_layer, di, ranks_per_node, cluster_)
+        exposed_dp = exposed(dp_comm / layers_l, backward_window)
     elif zero_stage in (1, 2):
-        dp_comm = (_collective_s("reduce_scatter", gradient_size, di, ranks_per_node, cluster_)
-                   + _collective_s("all_gather", weight_size, di, ranks_per_node, cluster_))
+        reduce = _collective_s("reduce_scatter", gradient_layer, di, ranks_per_node, cluster_)
+        gather = _collective_s("all_gather", weight_layer, di, ranks_per_node, cluster_)
+        dp_comm = layers_l * (reduce + gather)
+        exposed_dp = exposed(reduce, backward_window) + exposed(gather, forward_window)
     else:
-        forward_gather = weight_size * (0.5 if software.quantized_weights else 1.0)
-        backward_ranks = np.minimum(di, ranks_per_node) if software.hierarchical_partition else di
-        gradient_wire = params * (0.5 if software.quantized_gradients else software.gradient_bytes)
-        gathers = ((passes - 1) * _collective_s("all_gather", forward_gather, di, ranks_per_node, cluster_)
-                   + _collective_s("all_gather", weight_size, backward_ranks, ranks_per_node, cluster_))
-        dp_comm = m * (gathers + _collective_s("reduce_scatter", gradient_wire, di, ranks_per_node, cluster_))
-    if software.data_parallel_overlap:
-        buckets = layers_per_stage
-        exposed_dp = dp_comm / buckets + np.maximum(dp_comm * (1 - 1 / buckets) - compute, 0.0)
-    else:
-        exposed_dp = dp_comm
+        # ZeRO-3 / FSDP: every microbatch gathers each layer's weights before its
+        # forward and its backward pass (recomputation reuses the backward gather)
+        # and reduce-scatters its gradients; with a shard group smaller than the
+        # data-parallel group (hybrid sharding), the shards' gradients are then
+        # all-reduced across the replicas once per step.
+        forward_gather = _collective_s("all_gather", weight_layer * (0.5 if software.quantized_weights else 1.0),
+                                       shard, shard_per_node, cluster_)
+        backward_ranks = np.minimum(shard, shard_per_node) if software.hierarchical_partition else shard
+        backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster_)
+        gradient_wire = layer_params * (0.5 if software.quantized_gradients else software.gradient_bytes)
+        reduce = _collective_s("reduce_scatter", gradient_wire, shard, shard_per_node, cluster_)
+        across = _collective_s("all_reduce", gradient_layer / shard, replicas,
+                               np.maximum(ranks_per_node // shard, 1), cluster_)
+        dp_comm = layers_l * (m * (forward_gather + backward_gather + reduce) + across)
+        exposed_dp = (m * (exposed(forward_gather, forward_window)
+                           + exposed(backward_gather + reduce, backward_window))
+                      + exposed(across, backward_window))
     hidden_dp = dp_comm - exposed_dp
 
     # --- optimizer -------------------------------------------------------------------------
@@ -564,7 +623,7 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
     ...                          pipeline_parallel=64, microbatch_size=1)
     >>> step = training_step(model, "Selene", config, "Megatron-LM SC21")
     >>> round(step.hardware_flop_per_s_per_gpu / 1e12)
-    148
+    150
     >>> step.memory.fits
     True
     """
@@ -581,7 +640,7 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
                      zero_stage=config.zero_stage, sequence_parallel=config.sequence_parallel,
                      t=config.tensor_parallel, p=config.pipeline_parallel, d=config.data_parallel,
                      c=config.context_parallel, b=config.microbatch_size, v=config.interleave,
-                     uneven_pipeline=config.uneven_pipeline)
+                     uneven_pipeline=config.uneven_pipeline, shard_group=config.shard_group_size)
 
 
 def memory_per_gpu(model, cluster_, config, software_="Megatron-LM SC21") -> MemoryBreakdown:

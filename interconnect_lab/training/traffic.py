@@ -128,7 +128,7 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
     tensor   all_reduce       6912 x    50.3 MB  NVLink 3
     pipeline send_recv         192 x     6.3 MB  InfiniBand HDR
     pipeline all_gather        192 x    50.3 MB  NVLink 3
-    data     all_reduce          1 x  5597.0 MB  InfiniBand HDR
+    data     all_reduce         12 x   466.4 MB  InfiniBand HDR
     """
     model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
     cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
@@ -178,25 +178,33 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
             add("pipeline", "re-assembling the scattered boundary inside the tensor-parallel group", "all_gather",
                 t, int(_group_ranks_per_node(t, node, gpus)), 2 * v * m, boundary)
     if d > 1:
+        # One collective per layer of the stage (bucketed by layer, as the step charges it).
         params = float(_stage_parameters(model, t, p, v, config.uneven_pipeline))
         ranks_per_node = int(np.clip(node // (t * c), 1, d))
-        gradient_size = params * software_.gradient_bytes
-        weight_size = params * software_.parameter_bytes
+        gradient_size = params * software_.gradient_bytes / layers
+        weight_size = params * software_.parameter_bytes / layers
         if config.zero_stage == 0:
-            add("data", "gradients, once per iteration", "all_reduce", d, ranks_per_node, 1, gradient_size)
+            add("data", "gradients of each layer, once per iteration", "all_reduce", d, ranks_per_node, layers,
+                gradient_size)
         elif config.zero_stage in (1, 2):
-            add("data", "gradients, once per iteration (each rank keeps its shard)", "reduce_scatter", d,
-                ranks_per_node, 1, gradient_size)
-            add("data", "updated weights, once per iteration", "all_gather", d, ranks_per_node, 1, weight_size)
+            add("data", "gradients of each layer, once per iteration (each rank keeps its shard)",
+                "reduce_scatter", d, ranks_per_node, layers, gradient_size)
+            add("data", "updated weights of each layer, once per iteration", "all_gather", d, ranks_per_node,
+                layers, weight_size)
         else:
+            shard = d if config.shard_group_size is None else config.shard_group_size
+            shard_per_node = min(ranks_per_node, shard)
             forward = weight_size * (0.5 if software_.quantized_weights else 1.0)
-            add("data", "weights before every forward pass of every microbatch", "all_gather", d, ranks_per_node,
-                m * (passes - 1), forward)
-            backward_ranks = min(d, ranks_per_node) if software_.hierarchical_partition else d
+            add("data", "weights of each layer before its forward pass, every microbatch", "all_gather", shard,
+                shard_per_node, m * layers, forward)
+            backward_ranks = min(shard, shard_per_node) if software_.hierarchical_partition else shard
             if backward_ranks > 1:
-                add("data", "weights before every backward pass of every microbatch", "all_gather", backward_ranks,
-                    ranks_per_node, m, weight_size)
-            gradient_wire = params * (0.5 if software_.quantized_gradients else software_.gradient_bytes)
-            add("data", "gradients after every backward pass of every microbatch", "reduce_scatter", d,
-                ranks_per_node, m, gradient_wire)
+                add("data", "weights of each layer before its backward pass, every microbatch", "all_gather",
+                    backward_ranks, shard_per_node, m * layers, weight_size)
+            gradient_wire = params / layers * (0.5 if software_.quantized_gradients else software_.gradient_bytes)
+            add("data", "gradients of each layer after its backward pass, every microbatch", "reduce_scatter",
+                shard, shard_per_node, m * layers, gradient_wire)
+            if d > shard:
+                add("data", "gradient shards across the replicas of hybrid sharding, once per iteration",
+                    "all_reduce", d // shard, max(ranks_per_node // shard, 1), layers, gradient_size / shard)
     return tuple(rows)

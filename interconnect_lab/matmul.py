@@ -1,0 +1,129 @@
+"""The sustained rate of a matrix multiply, by its shape and the GPU.
+
+A GEMM :math:`C_{m\\times n} = A_{m\\times k} B_{k\\times n}` runs as tiles of the
+output, one thread block per tile, in waves over the GPU's streaming
+multiprocessors (SMs). Three losses separate a given shape from the best shape
+a GPU has been measured at (its "maximum achievable matmul FLOPS", the
+catalog's ``measured_matmul_flop_per_s``):
+
+* **Tile quantization**: the output is cut into :math:`T_m \\times T_n` tiles;
+  a partial tile at an edge costs as much as a full one. The library picks,
+  among a few tile shapes (:data:`TILES`), the one that wastes least.
+* **Wave quantization**: :math:`\\lceil m/T_m\\rceil\\lceil n/T_n\\rceil` tiles run
+  in waves of one tile per SM; the last wave may leave SMs idle.
+* **The output write**: each output element takes :math:`2k` FLOPs in the
+  main loop and 2 bytes written to HBM at the end; a kernel that does not hide
+  the write behind the next tile's main loop loses
+  :math:`k / (k + R/B)` of its rate, where :math:`R/B` is the GPU's
+  FLOPs-per-byte balance (best matmul rate over HBM bandwidth). A small
+  :math:`k` (a thin GEMM, such as a tensor-parallel shard of a small model)
+  pays it most; :math:`k` in the tens of thousands hardly at all.
+
+.. math::
+
+    \\eta(m, n, k) = \\underbrace{\\frac{m n}{T_m T_n \\lceil m/T_m\\rceil \\lceil n/T_n\\rceil}}_{\\text{tiles}}
+        \\;\\underbrace{\\frac{N_\\text{tiles}}{N_\\text{SM} \\lceil N_\\text{tiles}/N_\\text{SM}\\rceil}}_{\\text{waves}}
+        \\;\\underbrace{\\frac{k}{k + R/B}}_{\\text{output write}}
+
+divided by the same product at the reference shape the best rate was
+measured at, so that :math:`\\eta = 1` there. The tile is NVIDIA's default
+large-GEMM tiles (the Deep Learning Performance guide). The model is meant for
+the GEMMs of training (every dimension in the thousands); cuBLAS's
+smaller and split-K kernels make small or very thin GEMMs faster than it says
+(``tests/test_matmul.py`` checks it against a published A100 sweep).
+
+References
+----------
+NVIDIA, "Matrix Multiplication Background User's Guide" (Deep Learning
+Performance documentation), sections "Tile Quantization" and "Wave
+Quantization", https://docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication/index.html.
+
+Q. Anthony et al., "The Case for Co-Designing Model Architectures with
+Hardware", ICPP 2024, https://arxiv.org/abs/2401.14489.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_number
+
+__all__ = ["TILES", "REFERENCE_SHAPE", "gemm_efficiency", "gemm_rate", "gemm_time_s"]
+
+#: Output tiles (rows, columns) a GEMM library chooses among [elements]; it takes
+#: the one that wastes least to tile and wave quantization.
+TILES = ((128, 256), (256, 128), (128, 128), (128, 64))
+
+#: The shape (m, n, k) at which the catalog's best matmul rates are taken to be
+#: measured: a large square GEMM.
+REFERENCE_SHAPE = (8192, 8192, 8192)
+
+_OUTPUT_BYTES = 2.0   # BF16 output element [B]
+
+
+def _shape_factor(m, n, k, sms, balance):
+    best = 0.0
+    for tm, tn in TILES:
+        rows, cols = np.ceil(m / tm), np.ceil(n / tn)
+        tiles = rows * cols
+        tile_use = m * n / (tiles * tm * tn)
+        wave_use = 1.0 if sms is None else tiles / (sms * np.ceil(tiles / sms))
+        best = np.maximum(best, tile_use * wave_use)
+    write = k / (k + balance * _OUTPUT_BYTES / 2.0)
+    return best * write
+
+
+def gemm_efficiency(gpu, m, n, k):
+    """Share of ``gpu``'s best measured matmul rate that an m × n × k GEMM sustains [-].
+
+    Parameters
+    ----------
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator (its SM count, best matmul rate and HBM bandwidth).
+    m, n, k : float or array_like
+        The GEMM's rows, columns and inner dimension [elements], each >= 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        :math:`\\eta(m,n,k)/\\eta(\\text{reference})`, in (0, 1] for shapes no
+        better than the reference [-].
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> a100 = catalog.gpu("A100 SXM")
+    >>> round(gemm_efficiency(a100, 8192, 8192, 8192), 3)
+    1.0
+    >>> round(gemm_efficiency(a100, 16384, 2304, 288), 2)   # a thin shard: small k
+    0.69
+    """
+    m = check_number("m", m, unit="elements", minimum=1)
+    n = check_number("n", n, unit="elements", minimum=1)
+    k = check_number("k", k, unit="elements", minimum=1)
+    sms = gpu.streaming_multiprocessors
+    balance = _balance(gpu)
+    reference = _shape_factor(*REFERENCE_SHAPE, sms, balance)
+    result = _shape_factor(np.asarray(m, float), np.asarray(n, float), np.asarray(k, float), sms, balance) / reference
+    return float(result) if np.ndim(result) == 0 else result
+
+
+def _balance(gpu):
+    rate = gpu.measured_matmul_flop_per_s or gpu.bf16_flop_per_s
+    return rate / gpu.hbm_bandwidth_bytes_per_s
+
+
+def gemm_rate(gpu, m, n, k, *, sustained=1.0):
+    """Sustained FLOP/s of an m × n × k GEMM: best measured rate × shape efficiency × ``sustained`` [FLOP/s].
+
+    ``sustained`` is the share of the best rate that survives end to end in a
+    training step (clocks under sustained power, gaps between kernels); see
+    :class:`interconnect_lab.training.Efficiencies`.
+    """
+    best = gpu.measured_matmul_flop_per_s or gpu.bf16_flop_per_s
+    return best * sustained * gemm_efficiency(gpu, m, n, k)
+
+
+def gemm_time_s(gpu, m, n, k, *, sustained=1.0):
+    """Time of one m × n × k GEMM, 2mnk FLOPs at :func:`gemm_rate` [s]."""
+    return 2.0 * np.asarray(m, float) * n * k / gemm_rate(gpu, m, n, k, sustained=sustained)

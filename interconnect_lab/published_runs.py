@@ -1,0 +1,282 @@
+"""Published training runs, with every input their sources state, for the fidelity table.
+
+Each :class:`PublishedRun` is one row of a published table (or one sentence of
+a paper) that reports the throughput of a real training run, stored with the
+model's shape, the hardware, the parallel split, the training stack and the
+published figure, and with the source. Inputs the source does not state are
+named in ``assumptions`` with the value used and why; nothing here is tuned.
+:func:`interconnect_lab.training.fidelity_table` replays every run through
+:func:`interconnect_lab.training.training_step` with the library's defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .sources import LLAMA3, Source
+
+__all__ = ["PublishedRun", "TRAINING_RUNS", "LLM_FOUNDRY_BENCHMARKS", "METRICS"]
+
+#: What a run's ``value`` measures: MFU (model FLOPs, no recomputation, over the
+#: dense BF16 peak), model or executed TFLOP/s per GPU.
+METRICS = ("mfu", "model_flop_per_s_per_gpu", "hardware_flop_per_s_per_gpu")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PublishedRun:
+    """One published training run: its inputs as the source states them, and its result.
+
+    Attributes
+    ----------
+    label : str
+        Short name for a table row.
+    organisation : str
+        Who ran and published it.
+    layers, hidden_size, heads, kv_heads, ffn_hidden_size, vocabulary_size, sequence_length : int
+        The transformer's shape.
+    gated_mlp : bool
+        SwiGLU-style MLP (three matrices) rather than two.
+    gpu : str
+        Catalog GPU name.
+    gpus, gpus_per_node : int
+        GPUs in the run and in one NVLink domain.
+    scale_up_link, scale_out_link : str
+        Catalog links inside and between nodes.
+    nics_per_node : int
+        Compute-fabric ports per node.
+    tensor_parallel, pipeline_parallel, context_parallel, interleave : int
+        Degrees t, p, c and model chunks per stage v (data parallelism is derived).
+    microbatch_size, global_batch_size : int
+        Sequences per microbatch and per iteration.
+    recompute : str
+        ``"full"``, ``"selective"`` or ``"none"``.
+    sequence_parallel : bool
+        Megatron sequence parallelism.
+    zero_stage : int
+        0-3; 3 is FSDP FULL_SHARD / ZeRO-3.
+    shard_group_size : int or None
+        FSDP hybrid sharding: GPUs sharing one copy of the weights.
+    uneven_pipeline : bool
+        Stages may hold one layer fewer.
+    software : str
+        Training stack, a name from :data:`interconnect_lab.training.SOFTWARE`.
+    metric : str
+        One of :data:`METRICS`.
+    value : float
+        The published figure (a fraction for MFU, FLOP/s otherwise).
+    assumptions : tuple of str
+        Inputs the source does not state, each with the value used and why.
+    source : Source
+        Where the row is printed.
+    """
+
+    label: str
+    organisation: str
+    layers: int
+    hidden_size: int
+    heads: int
+    kv_heads: int
+    ffn_hidden_size: int
+    vocabulary_size: int
+    sequence_length: int
+    gated_mlp: bool
+    gpu: str
+    gpus: int
+    gpus_per_node: int
+    scale_up_link: str
+    scale_out_link: str
+    nics_per_node: int
+    tensor_parallel: int = 1
+    pipeline_parallel: int = 1
+    context_parallel: int = 1
+    interleave: int = 1
+    microbatch_size: int
+    global_batch_size: int
+    recompute: str
+    sequence_parallel: bool = False
+    zero_stage: int = 0
+    shard_group_size: int | None = None
+    uneven_pipeline: bool = False
+    software: str
+    metric: str
+    value: float
+    assumptions: tuple[str, ...] = ()
+    source: Source
+
+    def __post_init__(self):
+        if self.metric not in METRICS:
+            raise ValueError(f"PublishedRun.metric {self.metric!r} is not one of {', '.join(METRICS)}")
+
+    @property
+    def data_parallel(self) -> int:
+        """Data-parallel degree d = N / (t p c)."""
+        return self.gpus // (self.tensor_parallel * self.pipeline_parallel * self.context_parallel)
+
+
+# MosaicML llm-foundry ------------------------------------------------------------------
+
+LLM_FOUNDRY = Source(
+    title="MosaicML, llm-foundry: MPT training benchmarks (scripts/train/benchmarking/README.md)",
+    year=2023,
+    url="https://github.com/mosaicml/llm-foundry/blob/061f2c7ce64e655100286584a7629e2a09f827ba/scripts/train/benchmarking/README.md",
+    note="MFU counts 6N per token plus 12 l h s for attention, no recomputation, over the dense BF16 peak; "
+         "PyTorch FSDP FULL_SHARD, no tensor or pipeline parallelism; model shapes from scripts/train/yamls/pretrain/mpt-*.yaml")
+
+_MPT = {   # name: (layers, hidden, heads): d_model, n_heads, n_layers of the MPT yamls; FFN 4h, vocabulary 50,368
+    "125M": (12, 768, 12), "1B": (24, 2048, 16), "3B": (32, 2560, 20), "7B": (32, 4096, 32),
+    "13B": (40, 5120, 40), "30B": (48, 7168, 56), "70B": (80, 8192, 64),
+}
+
+_LLM_FOUNDRY_CLUSTERS = {
+    "H100 80GB": dict(gpu="H100 SXM", scale_up_link="NVLink 4", scale_out_link="InfiniBand NDR", nics_per_node=8),
+    "A100 80GB": dict(gpu="A100 SXM", scale_up_link="NVLink 3", scale_out_link="Ethernet 200G", nics_per_node=8),
+    "A100 40GB": dict(gpu="A100 SXM 40GB", scale_up_link="NVLink 3", scale_out_link="Ethernet 200G", nics_per_node=8),
+}
+
+_LLM_FOUNDRY_ASSUMPTIONS = {
+    "H100 80GB": ("8 GPUs per node on NVLink 4 (an HGX H100 server)",
+                  "network not stated: 8 x 400 Gb/s InfiniBand NDR per node, the HGX H100 reference design"),
+    "A100 80GB": ("8 GPUs per node on NVLink 3 (an HGX A100 server)",
+                  "the README's 1,600 Gb/s RoCE per node taken as 8 x 200 Gb/s ports"),
+    "A100 40GB": ("8 GPUs per node on NVLink 3 (an HGX A100 server)",
+                  "the README's 1,600 Gb/s RoCE per node taken as 8 x 200 Gb/s ports"),
+}
+
+
+def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing):
+    layers, hidden, heads = _MPT[model]
+    return PublishedRun(
+        label=f"MPT-{model}, {gpus} x {gpu}", organisation="MosaicML",
+        layers=layers, hidden_size=hidden, heads=heads, kv_heads=heads, ffn_hidden_size=4 * hidden,
+        vocabulary_size=50368, sequence_length=2048, gated_mlp=False, gpus=gpus, gpus_per_node=8,
+        **_LLM_FOUNDRY_CLUSTERS[gpu], microbatch_size=microbatch, global_batch_size=batch,
+        recompute="full" if checkpointing else "none", zero_stage=3, software="PyTorch FSDP",
+        metric="mfu", value=mfu_percent / 100, assumptions=_LLM_FOUNDRY_ASSUMPTIONS[gpu],
+        source=LLM_FOUNDRY.at(f'table "{gpu}", row {model} on {gpus} GPUs'))
+
+
+#: llm-foundry's benchmark rows (model, GPU, GPUs, MFU %, microbatch, global batch, checkpointing).
+LLM_FOUNDRY_BENCHMARKS: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) for row in (
+    ("70B", "H100 80GB", 64, 42.57, 8, 2048, True),
+    ("70B", "H100 80GB", 32, 36.15, 2, 1024, True),
+    ("30B", "H100 80GB", 32, 43.92, 14, 1344, True),
+    ("13B", "H100 80GB", 64, 39.86, 2, 128, False),
+    ("3B", "H100 80GB", 64, 40.80, 6, 1152, False),
+    ("1B", "H100 80GB", 64, 40.85, 20, 1280, False),
+    ("7B", "H100 80GB", 8, 46.44, 6, 48, False),
+    ("70B", "A100 80GB", 64, 53.33, 8, 2048, True),
+    ("70B", "A100 80GB", 32, 48.56, 2, 1024, True),
+    ("7B", "A100 80GB", 8, 64.23, 6, 96, False),
+    ("70B", "A100 40GB", 128, 48.91, 4, 512, True),
+    ("70B", "A100 40GB", 64, 35.87, 2, 128, True),
+    ("30B", "A100 40GB", 128, 52.25, 6, 768, True),
+    ("13B", "A100 40GB", 128, 51.93, 16, 2048, True),
+    ("7B", "A100 40GB", 128, 50.14, 18, 2304, True),
+    ("1B", "A100 40GB", 128, 54.41, 10, 1280, False),
+    ("125M", "A100 40GB", 128, 38.86, 26, 3328, False),
+))
+
+
+# Meta: Llama 3 405B ---------------------------------------------------------------------
+
+_LLAMA3_TABLE4 = LLAMA3.at("Table 4; Table 3; §3.3.1-3.3.2",
+                           note="BF16 MFU as PaLM defines it (6N + attention per token, no recomputation)")
+
+_LLAMA3_ASSUMPTIONS = (
+    "interleave depth V not stated: the deepest that leaves every model chunk at least two layers "
+    "(126 layers, 16 stages: v = 4)",
+    "microbatch not stated: 1 sequence",
+    "pipeline sends asynchronous (stated); FSDP shards optimizer state and gradients, weights kept "
+    "after the forward pass (stated): ZeRO stage 2",
+)
+
+
+def _llama3(gpus, context_parallel, sequence_length, batch, mfu):
+    return PublishedRun(
+        label=f"Llama 3 405B, {gpus:,} x H100, {sequence_length // 1024}K", organisation="Meta",
+        layers=126, hidden_size=16384, heads=128, kv_heads=8, ffn_hidden_size=53248, vocabulary_size=128256,
+        sequence_length=sequence_length, gated_mlp=True, gpu="H100 SXM", gpus=gpus, gpus_per_node=8,
+        scale_up_link="NVLink 4", scale_out_link="Ethernet 400G", nics_per_node=8,
+        tensor_parallel=8, pipeline_parallel=16, context_parallel=context_parallel, interleave=4,
+        microbatch_size=1, global_batch_size=batch, recompute="none", sequence_parallel=True, zero_stage=2,
+        uneven_pipeline=True, software="Llama 3", metric="mfu", value=mfu, assumptions=_LLAMA3_ASSUMPTIONS,
+        source=_LLAMA3_TABLE4)
+
+
+#: Llama 3 405B, Table 4: 8K sequences on 8,192 and 16,384 GPUs, 128K with context parallelism.
+LLAMA3_405B_RUNS: tuple[PublishedRun, ...] = (
+    _llama3(8192, 1, 8192, 2048, 0.43),
+    _llama3(16384, 1, 8192, 2048, 0.41),
+    _llama3(16384, 16, 131072, 128, 0.38),
+)
+
+# NVIDIA: Korthikanti et al., sequence parallelism and selective recomputation ------------
+
+KORTHIKANTI_2022 = Source(
+    title="V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, MLSys 2023",
+    year=2022, url="https://arxiv.org/abs/2205.05198",
+    note="Selene (8 A100 80 GB per node, NVLink 3, 8 x 200 Gb/s HDR); s = 2,048, V = 51,200; "
+         "no data parallelism except the 2,240-GPU run; interleaving depth 3 for 175B and 530B")
+
+_KORTHIKANTI_MODELS = {   # name: (heads, hidden, layers, tensor, pipeline, interleave), Table 3
+    "22B": (64, 6144, 48, 8, 1, 1), "175B": (96, 12288, 96, 8, 8, 3),
+    "530B": (128, 20480, 105, 8, 35, 3), "1T": (160, 25600, 128, 8, 64, 1),
+}
+
+
+def _korthikanti(model, gpus, batch, microbatch, mfu, present_work, locator, assumptions=()):
+    heads, hidden, layers, t, p, v = _KORTHIKANTI_MODELS[model]
+    return PublishedRun(
+        label=f"GPT {model}, {gpus:,} x A100, {'SP + selective' if present_work else 'full recompute'}",
+        organisation="NVIDIA", layers=layers, hidden_size=hidden, heads=heads, kv_heads=heads,
+        ffn_hidden_size=4 * hidden, vocabulary_size=51200, sequence_length=2048, gated_mlp=False,
+        gpu="A100 SXM", gpus=gpus, gpus_per_node=8, scale_up_link="NVLink 3", scale_out_link="InfiniBand HDR",
+        nics_per_node=8, tensor_parallel=t, pipeline_parallel=p, interleave=v, microbatch_size=microbatch,
+        global_batch_size=batch, recompute="selective" if present_work else "full",
+        sequence_parallel=present_work, software="Megatron-LM SC21", metric="mfu", value=mfu,
+        assumptions=assumptions, source=KORTHIKANTI_2022.at(locator))
+
+
+_FULL_RECOMPUTE = ("MFU of the full-recomputation baseline derived from Table 5: the present work's MFU "
+                   "times its iteration time over the baseline's",)
+
+#: Korthikanti et al. Table 5 (present work and full recomputation) and the 2,240-GPU run of §6.
+KORTHIKANTI_RUNS: tuple[PublishedRun, ...] = (
+    _korthikanti("22B", 8, 4, 4, 0.415, True, "Tables 3 and 5"),
+    _korthikanti("175B", 64, 64, 1, 0.514, True, "Tables 3 and 5"),
+    _korthikanti("530B", 280, 280, 1, 0.560, True, "Tables 3 and 5"),
+    _korthikanti("1T", 512, 512, 1, 0.563, True, "Tables 3 and 5",
+                 ("interleaving depth of the 1T model not stated: 1 (the paper names depth 3 for 175B and 530B only)",)),
+    _korthikanti("22B", 8, 4, 4, 0.415 * 1.10 / 1.42, False, "Tables 3 and 5", _FULL_RECOMPUTE),
+    _korthikanti("175B", 64, 64, 1, 0.514 * 13.75 / 18.13, False, "Tables 3 and 5", _FULL_RECOMPUTE),
+    _korthikanti("530B", 280, 280, 1, 0.560 * 37.83 / 49.05, False, "Tables 3 and 5", _FULL_RECOMPUTE),
+    _korthikanti("530B", 2240, 2240, 1, 0.542, True, "§6 and abstract: 8-way data parallelism, no overlap of "
+                 "gradient all-reduces with back-propagation"),
+)
+
+
+# BigScience: BLOOM-176B ------------------------------------------------------------------
+
+BLOOM_TRAINING = Source(
+    title="BigScience, tr11-176B-ml: BLOOM-176B training (README and slurm script)", year=2022,
+    url="https://github.com/bigscience-workshop/bigscience/blob/master/train/tr11-176B-ml/README.md",
+    note="384 A100 80 GB, 8 per node, 4 Omni-Path links per node; TP 4, PP 12, DP 8, microbatch 2, batch 2,048, "
+         "full activation checkpointing, BF16, Megatron-DeepSpeed with ZeRO-1-style optimizer; logged "
+         "149.77 TFLOP/s per GPU (SC21 Eq. 3, recomputation included)")
+
+#: BLOOM-176B's logged throughput during training.
+BLOOM_176B = PublishedRun(
+    label="BLOOM 176B, 384 x A100", organisation="BigScience", layers=70, hidden_size=14336, heads=112,
+    kv_heads=112, ffn_hidden_size=4 * 14336, vocabulary_size=250880, sequence_length=2048, gated_mlp=False,
+    gpu="A100 SXM", gpus=384, gpus_per_node=8, scale_up_link="NVLink 3", scale_out_link="InfiniBand EDR",
+    nics_per_node=4, tensor_parallel=4, pipeline_parallel=12, microbatch_size=2, global_batch_size=2048,
+    recompute="full", zero_stage=1, uneven_pipeline=True, software="Megatron-LM SC21",
+    metric="hardware_flop_per_s_per_gpu",
+    value=149.77e12,
+    assumptions=("Omni-Path link rate not stated: 100 Gb/s per link (the rate of Omni-Path's one generation), "
+                 "modelled as the catalog's 100 Gb/s InfiniBand EDR port",),
+    source=BLOOM_TRAINING.at("sections Hardware, Replica setup; log line at iteration 85,376"))
+
+#: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
+TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
+                                           + LLM_FOUNDRY_BENCHMARKS)

@@ -1,0 +1,99 @@
+"""Replaying published runs: the fidelity table of chapter 8.
+
+:func:`replay` turns a :class:`~interconnect_lab.published_runs.PublishedRun`
+(the inputs its source states) into the model's :class:`TrainingStep`;
+:func:`fidelity_table` does it for every run and reports published, predicted
+and error, with the library's one set of defaults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..published_runs import TRAINING_RUNS, PublishedRun
+from .config import parallel_config
+from .hardware import Cluster
+from .models import TransformerModel
+from .step import TrainingStep, training_step
+
+__all__ = ["FidelityRow", "replay", "fidelity_table", "fidelity_summary"]
+
+
+@dataclass(frozen=True)
+class FidelityRow:
+    """One published run against the model's prediction.
+
+    Attributes
+    ----------
+    run : interconnect_lab.published.PublishedRun
+        The run, its inputs and its source.
+    step : TrainingStep
+        What the model predicts for it.
+    published : float
+        The published figure (``run.value``).
+    predicted : float
+        The model's figure in the same metric.
+    """
+
+    run: object
+    step: TrainingStep
+    published: float
+    predicted: float
+
+    @property
+    def error(self) -> float:
+        """Relative error of the prediction, predicted / published - 1 [-]."""
+        return self.predicted / self.published - 1.0
+
+
+def replay(run) -> TrainingStep:
+    """The model's :class:`TrainingStep` for a published run, from the inputs its source states."""
+    model = TransformerModel.llama(
+        layers=run.layers, hidden_size=run.hidden_size, heads=run.heads, kv_heads=run.kv_heads,
+        ffn_hidden_size=run.ffn_hidden_size, vocabulary_size=run.vocabulary_size,
+        sequence_length=run.sequence_length, name=run.label) if run.gated_mlp else dataclasses.replace(
+        TransformerModel.gpt(layers=run.layers, hidden_size=run.hidden_size, heads=run.heads,
+                             vocabulary_size=run.vocabulary_size, sequence_length=run.sequence_length,
+                             name=run.label),
+        kv_heads=run.kv_heads, ffn_hidden_size=run.ffn_hidden_size)
+    hardware = Cluster(name=run.label, gpu=run.gpu, gpus_per_node=run.gpus_per_node,
+                       scale_up_link=run.scale_up_link, scale_out_link=run.scale_out_link,
+                       nics_per_node=run.nics_per_node, sources=(run.source,))
+    config = parallel_config(run.gpus, global_batch_size=run.global_batch_size,
+                             tensor_parallel=run.tensor_parallel, pipeline_parallel=run.pipeline_parallel,
+                             context_parallel=run.context_parallel, interleave=run.interleave,
+                             microbatch_size=run.microbatch_size, recompute=run.recompute,
+                             sequence_parallel=run.sequence_parallel, zero_stage=run.zero_stage,
+                             shard_group_size=run.shard_group_size, uneven_pipeline=run.uneven_pipeline)
+    return training_step(model, hardware, config, run.software)
+
+
+_METRIC_OF_STEP = {
+    "mfu": lambda step: step.mfu,
+    "model_flop_per_s_per_gpu": lambda step: step.model_flop_per_s_per_gpu,
+    "hardware_flop_per_s_per_gpu": lambda step: step.hardware_flop_per_s_per_gpu,
+}
+
+
+def fidelity_table(runs=None) -> tuple[FidelityRow, ...]:
+    """Every published run replayed with the library's defaults: published, predicted, error."""
+    runs = TRAINING_RUNS if runs is None else runs
+    rows = []
+    for run in runs:
+        step = replay(run)
+        rows.append(FidelityRow(run=run, step=step, published=run.value,
+                                predicted=float(_METRIC_OF_STEP[run.metric](step))))
+    return tuple(rows)
+
+
+def fidelity_summary(rows=None) -> dict:
+    """Median and largest |error| of a fidelity table, and how many runs, GPUs and organisations it covers."""
+    rows = fidelity_table() if rows is None else rows
+    errors = np.abs([row.error for row in rows])
+    return {"runs": len(rows), "median_abs_error": float(np.median(errors)),
+            "max_abs_error": float(errors.max()),
+            "organisations": sorted({row.run.organisation for row in rows}),
+            "gpus": sorted({row.run.gpu for row in rows})}

@@ -1,0 +1,155 @@
+"""The fidelity table: published runs replayed with the library's one set of defaults.
+
+Tolerances: SC21 Table 1 and MegaScale Table 2 stay within 10% (tests/test_training.py);
+here every other published run is replayed and the table's median and worst errors are
+pinned as they are measured today, so a change that makes the model worse fails.
+"""
+
+import numpy as np
+import pytest
+
+from interconnect_lab import catalog, collectives as c, matmul, training as tr
+from interconnect_lab.published_runs import (
+    BLOOM_176B, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_BENCHMARKS, TRAINING_RUNS, PublishedRun,
+)
+
+
+def test_the_table_covers_at_least_twelve_runs_four_organisations_and_both_generations():
+    summary = tr.fidelity_summary()
+    assert summary["runs"] >= 12
+    assert len(summary["organisations"]) >= 4
+    assert {"A100 SXM", "H100 SXM"} <= set(summary["gpus"])
+
+
+def test_every_run_names_its_source_and_what_it_assumed():
+    for run in TRAINING_RUNS:
+        assert run.source.url, run.label
+        assert run.source.locator, run.label
+        for assumption in run.assumptions:
+            assert len(assumption) > 20
+
+
+def test_the_table_errors_do_not_grow():
+    # Measured 2026-12-03 with the defaults: median 8.8%, worst 34% (MPT-13B on 64 H100,
+    # FSDP with one microbatch of 2 sequences per GPU). The issue's goal is 7% and 15%.
+    summary = tr.fidelity_summary()
+    assert summary["median_abs_error"] < 0.095
+    assert summary["max_abs_error"] < 0.36
+
+
+@pytest.mark.parametrize("run", KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS[:2], ids=lambda r: r.label)
+def test_megatron_style_runs_within_fifteen_percent(run):
+    # Korthikanti et al. Table 5 (A100), BLOOM's logged TFLOP/s, Llama 3 Table 4 (H100, 8K):
+    # runs whose sources state every input but the interleave depth.
+    (row,) = tr.fidelity_table((run,))
+    assert abs(row.error) < 0.15
+
+
+@pytest.mark.parametrize("run", [r for r in LLM_FOUNDRY_BENCHMARKS if r.gpu.startswith("A100")
+                                 and r.microbatch_size >= 4 and r.hidden_size >= 2048], ids=lambda r: r.label)
+def test_fsdp_runs_on_a100_within_ten_percent(run):
+    # llm-foundry's A100 table, FULL_SHARD, rows with at least 4 sequences per microbatch and
+    # a hidden size of at least 2,048 (the GEMM model's range; MPT-125M is +17%).
+    (row,) = tr.fidelity_table((run,))
+    assert abs(row.error) < 0.10
+
+
+def test_replay_uses_the_stated_split():
+    step = tr.replay(BLOOM_176B)
+    assert step.gpus == 384
+    assert step.tokens == 2048 * 2048
+
+
+def test_bad_metric_is_refused():
+    with pytest.raises(ValueError, match="metric"):
+        PublishedRun(**{**BLOOM_176B.__dict__, "metric": "speed"})
+
+
+# FSDP, hybrid sharding, overlap -------------------------------------------------------
+
+def _mpt(shard_group_size=None, overlap=True, microbatch=8, accumulation=1):
+    model = tr.TransformerModel.gpt(layers=32, hidden_size=4096, heads=32, vocabulary_size=50368,
+                                    sequence_length=2048, name="MPT-7B")
+    cluster = tr.Cluster(name="8 x 8 H100", gpu="H100 SXM", gpus_per_node=8, scale_up_link="NVLink 4",
+                         scale_out_link="Ethernet 200G", nics_per_node=8)
+    config = tr.parallel_config(64, global_batch_size=64 * microbatch * accumulation, microbatch_size=microbatch,
+                                recompute="none", zero_stage=3, shard_group_size=shard_group_size)
+    import dataclasses
+    software = dataclasses.replace(tr.software("PyTorch FSDP"), data_parallel_overlap=overlap)
+    return tr.training_step(model, cluster, config, software)
+
+
+def test_fsdp_overlap_hides_all_but_the_first_gather_and_last_reduce():
+    hidden, exposed = _mpt(), _mpt(overlap=False)
+    assert hidden.data_parallel_s < exposed.data_parallel_s
+    assert exposed.data_parallel_hidden_s == pytest.approx(0.0, abs=1e-15)
+    assert hidden.data_parallel_s + hidden.data_parallel_hidden_s == pytest.approx(exposed.data_parallel_s)
+
+
+def test_hybrid_sharding_keeps_gathers_in_the_node():
+    # With many microbatches per step the per-microbatch gathers dominate: inside the node
+    # (hybrid) they beat gathers across 8 nodes, plus one all-reduce of shards per step.
+    full = _mpt(microbatch=1, accumulation=16, overlap=False)
+    hybrid = _mpt(shard_group_size=8, microbatch=1, accumulation=16, overlap=False)
+    assert hybrid.data_parallel_s < full.data_parallel_s
+
+
+def test_shard_group_must_divide_the_data_parallel_group():
+    with pytest.raises(ValueError, match="shard_group_size"):
+        tr.parallel_config(64, global_batch_size=64, zero_stage=3, shard_group_size=7)
+    with pytest.raises(ValueError, match="zero_stage = 3"):
+        tr.parallel_config(64, global_batch_size=64, zero_stage=1, shard_group_size=8)
+
+
+# The GEMM's shape ---------------------------------------------------------------------
+
+#: Azure AI benchmarking guide, ND A100 v4 (A100 SXM4 80GB), cuBLASLt FP16 GEMMs [TFLOP/s].
+AZURE_A100_GEMM = {(2048, 2048, 2048): 221.8, (4096, 4096, 4096): 228.0, (8192, 8192, 8192): 253.7,
+                   (16384, 16384, 16384): 256.5, (6144, 12288, 12288): 250.8}
+
+
+@pytest.mark.parametrize("shape", AZURE_A100_GEMM)
+def test_gemm_shape_follows_a_published_a100_sweep(shape):
+    # Relative to the sweep's largest GEMM, within 12% for GEMMs whose every dimension is
+    # at least 2,048 (smaller and thin GEMMs run smaller kernels the model does not have).
+    a100 = catalog.gpu("A100 SXM")
+    model = matmul.gemm_efficiency(a100, *shape) / matmul.gemm_efficiency(a100, 16384, 16384, 16384)
+    measured = AZURE_A100_GEMM[shape] / AZURE_A100_GEMM[(16384, 16384, 16384)]
+    assert model == pytest.approx(measured, rel=0.12)
+
+
+def test_gemm_efficiency_limits():
+    h100 = catalog.gpu("H100 SXM")
+    assert matmul.gemm_efficiency(h100, *matmul.REFERENCE_SHAPE) == pytest.approx(1.0)
+    thin = matmul.gemm_efficiency(h100, 16384, 4096, np.array([128, 1024, 8192]))
+    assert np.all(np.diff(thin) > 0)                      # a longer inner dimension hides the write
+    with pytest.raises(ValueError, match="k"):
+        matmul.gemm_efficiency(h100, 1024, 1024, 0)
+
+
+def test_attention_kernel_caps_the_attention_core_on_hopper():
+    import dataclasses
+    model = tr.transformer_model("Llama 3 8B")
+    cluster = tr.system_cluster("DGX H100")
+    config = tr.parallel_config(8, global_batch_size=8, recompute="none")
+    fa2 = tr.training_step(model, cluster, config, tr.software("PyTorch FSDP"))
+    fa3 = tr.training_step(model, cluster, config,
+                           dataclasses.replace(tr.software("PyTorch FSDP"), attention_kernel="FlashAttention-3"))
+    assert fa3.compute_s < fa2.compute_s
+    with pytest.raises(ValueError, match="attention_kernel"):
+        dataclasses.replace(tr.software("PyTorch FSDP"), attention_kernel="FlashAttention-9")
+
+
+# Two-level all-reduce, pipelined ------------------------------------------------------
+
+def test_dgx_a100_multi_node_all_reduce_reaches_what_nvidia_reports():
+    # NVIDIA/nccl issue #812: "On an Nvidia DGX-A100 system we have 8x200Gbit/s IB cards and
+    # we measure 192GB/s AllReduce BusBW" (ring, many nodes). Within 10% at 16 to 64 nodes.
+    nvlink3 = c.link_parameters(catalog.link("NVLink 3"))
+    hdr = c.link_parameters(catalog.link("InfiniBand HDR"))
+    for nodes in (16, 32, 64):
+        r = c.collective_performance("all_reduce", 8 * 2**30, 8 * nodes, nvlink3["bandwidth_bytes_per_s"],
+                                     nvlink3["latency_s"], "hierarchical", ranks_per_node=8,
+                                     network_bandwidth_bytes_per_s=hdr["bandwidth_bytes_per_s"],
+                                     network_latency_s=hdr["latency_s"])
+        assert r.bus_bandwidth_bytes_per_s == pytest.approx(192e9, rel=0.10)
