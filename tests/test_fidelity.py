@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from interconnect_lab import catalog, collectives as c, matmul, training as tr
-from interconnect_lab.published_runs import (
+from interconnect_lab.published.training_runs import (
     BLOOM_176B, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_BENCHMARKS, TRAINING_RUNS, PublishedRun,
 )
 

@@ -5,7 +5,7 @@ The model never reads these values to compute anything: they are what the
 model is checked against.
 """
 
-from . import collectives, fabrics, hosts, latency, power, reliability, runs
+from . import collectives, fabrics, hosts, latency, power, reliability, runs, training_runs
 from .runs import (  # noqa: F401
     AblationStep, MEGASCALE_ABLATION_SOURCE, MegatronRun, SC21_TABLE1_SOURCE, MegaScaleRun,
     MEGASCALE_TABLE2_SOURCE, SC21_TABLE1_SEQUENCE_LENGTH, TrainingTimeExample,
@@ -27,6 +27,11 @@ from .hosts import (  # noqa: F401
     INTER_SOCKET_LINK_SOURCE,
 )
 from .power import PueEstimate, RackPowerFigure
+from .training_runs import PublishedRun
+
+#: Published training runs beyond SC21 Table 1 and MegaScale Table 2, with every input
+#: their sources state, replayed by :func:`interconnect_lab.training.fidelity_table`.
+TRAINING_RUNS = training_runs.TRAINING_RUNS
 
 #: MegaScale Table 3: the 175B model on 256 GPUs, optimizations added one by one.
 MEGASCALE_ABLATION = runs.MEGASCALE_ABLATION
@@ -153,3 +158,4 @@ __all__ += ["HostTransferMeasurement", "HOST_DEVICE_TRANSFER", "MemoryLatencyMea
 __all__ += ["StackThroughput", "KERNEL_TCP_PER_CORE", "ERPC_PER_CORE", "CAI_2021", "KALIA_2019",
             "INTER_SOCKET_LINK_BYTES_PER_S", "INTER_SOCKET_LINK_SOURCE"]
 __all__ += ["PueEstimate", "PUE_ESTIMATES", "RackPowerFigure", "RACK_POWER_FIGURES"]
+__all__ += ["PublishedRun", "TRAINING_RUNS"]

@@ -1,6 +1,6 @@
 """Replaying published runs: the fidelity table of chapter 8.
 
-:func:`replay` turns a :class:`~interconnect_lab.published_runs.PublishedRun`
+:func:`replay` turns a :class:`~interconnect_lab.published.PublishedRun`
 (the inputs its source states) into the model's :class:`TrainingStep`;
 :func:`fidelity_table` does it for every run and reports published, predicted
 and error, with the library's one set of defaults.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..published_runs import TRAINING_RUNS, PublishedRun
+from ..published.training_runs import TRAINING_RUNS, PublishedRun
 from .config import parallel_config
 from .hardware import Cluster
 from .models import TransformerModel

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .sources import LLAMA3, Source
+from ..sources import LLAMA3, Source
 
 __all__ = ["PublishedRun", "TRAINING_RUNS", "LLM_FOUNDRY_BENCHMARKS", "METRICS"]
 
