@@ -1,0 +1,124 @@
+"""Collective operations: α-β cost models, and algbw and busbw as nccl-tests defines them.
+
+Every rank holds a buffer; a *collective* combines them (all-reduce, all-gather,
+reduce-scatter, broadcast, reduce, all-to-all, send/recv). An *algorithm* is the
+pattern of point-to-point messages (or switch operations) that performs it: a
+ring, a pipelined double binary tree, recursive halving and doubling, direct
+sends, a two-level hierarchy, or reduction inside the switches (NVLink SHARP,
+InfiniBand SHARP).
+
+The α-β model charges every algorithm a latency per step and a bandwidth cost
+per byte that crosses the busiest rank's link in one direction:
+
+.. math::
+
+    t(S) = t_0 + k\\,\\alpha + \\frac{\\tau\\, S}{\\eta_\\text{alg}\\,\\eta\\, B}
+
+with :math:`S` the message size as nccl-tests counts it, :math:`k` the number
+of sequential steps, :math:`\\alpha` the latency of one step, :math:`t_0` a
+fixed launch latency, :math:`\\tau S` the bytes the busiest rank sends, :math:`B`
+its link bandwidth per direction, :math:`\\eta` the share of that line rate
+data can use (protocol overhead) and :math:`\\eta_\\text{alg}` a documented
+per-algorithm factor. A hierarchical algorithm adds one such term per level.
+
+nccl-tests reports two bandwidths (NVIDIA/nccl-tests ``doc/PERFORMANCE.md``):
+the *algorithm bandwidth* ``algbw = S / t`` and the *bus bandwidth*
+``busbw = algbw × factor``, with factor 2(n−1)/n for all-reduce, (n−1)/n for
+all-gather, reduce-scatter and all-to-all, and 1 for broadcast, reduce and
+send/recv. For point-to-point algorithms busbw is the per-rank link bandwidth
+the collective actually used, so it can be compared with the hardware. See
+:func:`bus_bandwidth_factor` for how in-network reduction is counted.
+
+Defaults, each with its source (see the constants below):
+
+- :data:`NVLINK_EFFICIENCY` = 0.80: an NVLink carries about 20 GB/s of data per
+  25 GB/s of line rate when GPU streaming multiprocessors write 128-byte
+  payloads (nccl-tests issue #149).
+- :data:`NETWORK_EFFICIENCY` = 0.96: NCCL's maintainers take 24 GB/s as the peak
+  of a 200 Gb/s (25 GB/s) NIC (nccl-tests issue #119).
+- :data:`NCCL_LATENCIES`: NCCL's tuning constants for the ring algorithm, per
+  protocol; the defaults are those of the ``Simple`` protocol NCCL uses for
+  large messages: 8.4 µs launch, 3.4 µs per NVLink step, 14 µs per network step.
+- per-algorithm factors in :data:`ALGORITHMS`: 0.92 for the tree and 0.85 for
+  in-network reduction, the factors NCCL's own cost model applies.
+
+Examples
+--------
+Ring all-reduce of 1 GiB on 8 H100 (NVLink 4, 450 GB/s per GPU per direction):
+
+>>> from interconnect_lab import units as u
+>>> result = collective_performance("all_reduce", 1 * u.GiB, 8, 450 * u.GB_per_s,
+...                                 NVLINK_STEP_LATENCY_S)
+>>> round(result.bus_bandwidth_bytes_per_s / u.GB_per_s)
+356
+>>> round(result.time_s / u.ms, 2)
+5.28
+"""
+
+from . import algorithms, defaults
+from .defaults import ProtocolLatency, link_parameters, nvls_efficiency
+from .algorithms import (  # noqa: F401
+    Algorithm, algorithms_for, bus_bandwidth_factor, algorithm_bandwidth, bus_bandwidth,
+)
+from .model import CollectiveResult, collective_performance
+from .times import (  # noqa: F401
+    collective_time, all_reduce_time, all_gather_time, reduce_scatter_time, broadcast_time,
+    reduce_time, all_to_all_time, send_recv_time, crossover_size, half_bandwidth_size,
+)
+
+#: The collectives, named as the model and the reference implementation name them.
+COLLECTIVES = defaults.COLLECTIVES
+
+#: Share of NVLink line rate that NCCL's data can use [-]. One NVLink carries
+#: 25 GB/s per direction on the wire but ~20 GB/s of data with the 128-byte
+#: payloads that GPU streaming multiprocessors write (copy engines use 256 B);
+#: NCCL's maintainers quote the same ~20% protocol overhead for H100.
+NVLINK_EFFICIENCY = defaults.NVLINK_EFFICIENCY
+
+#: Share of a network port's data rate that NCCL reaches [-]: its maintainers take
+#: 24 GB/s as the peak of a 200 Gb/s (25 GB/s) NIC and 12 GB/s for 100 Gb/s.
+NETWORK_EFFICIENCY = defaults.NETWORK_EFFICIENCY
+
+#: Where the two efficiencies come from.
+EFFICIENCY_SOURCES = defaults.EFFICIENCY_SOURCES
+
+#: NCCL's ring latency constants per protocol (``src/graph/tuning.cc``).
+NCCL_LATENCIES = defaults.NCCL_LATENCIES
+
+#: Default fixed latency per collective: NCCL ``Simple`` protocol [s].
+BASE_LATENCY_S = defaults.BASE_LATENCY_S
+
+#: Default latency of one step over NVLink: NCCL ``Simple`` protocol [s].
+NVLINK_STEP_LATENCY_S = defaults.NVLINK_STEP_LATENCY_S
+
+#: Default latency of one step over the network: NCCL ``Simple`` protocol [s].
+NETWORK_STEP_LATENCY_S = defaults.NETWORK_STEP_LATENCY_S
+
+#: NCCL's NVLS efficiency per NVLink generation (Hopper 0.85, Blackwell 0.74) [-].
+NVLS_EFFICIENCY = defaults.NVLS_EFFICIENCY
+
+#: Latency of one NVLS all-reduce beyond the base latency, ``Simple`` protocol [s].
+NVLS_LATENCY_S = defaults.NVLS_LATENCY_S
+
+#: Every algorithm, by name: the table that lists them and dispatches to their costs.
+ALGORITHMS = algorithms.ALGORITHMS
+
+#: Where algbw, busbw and the busbw factors are defined.
+BUS_BANDWIDTH_SOURCE = algorithms.BUS_BANDWIDTH_SOURCE
+
+__all__ = [
+    # names
+    "COLLECTIVES", "ALGORITHMS", "Algorithm", "algorithms_for",
+    # defaults
+    "NVLINK_EFFICIENCY", "NETWORK_EFFICIENCY", "EFFICIENCY_SOURCES",
+    "ProtocolLatency", "NCCL_LATENCIES", "BASE_LATENCY_S",
+    "NVLINK_STEP_LATENCY_S", "NETWORK_STEP_LATENCY_S", "link_parameters",
+    "NVLS_EFFICIENCY", "NVLS_LATENCY_S", "nvls_efficiency",
+    # results and models
+    "CollectiveResult", "collective_performance", "collective_time",
+    "all_reduce_time", "all_gather_time", "reduce_scatter_time", "broadcast_time",
+    "reduce_time", "all_to_all_time", "send_recv_time", "crossover_size",
+    "half_bandwidth_size",
+    # nccl-tests definitions
+    "BUS_BANDWIDTH_SOURCE", "algorithm_bandwidth", "bus_bandwidth", "bus_bandwidth_factor",
+]
