@@ -60,7 +60,7 @@ def decode_all_reduce_plot(tensor_parallel, lines_s, *, ax=None, title=None):
     ax.set_xscale("log", base=2)
     ax.set_xticks(x, [f"{int(v)}" for v in x])
     ax.set_yscale("log")
-    _time_axis(ax.yaxis)
+    _time_axis(ax.yaxis, subs=(1.0, 2.0, 5.0))
     ax.set_xlabel("tensor-parallel GPUs")
     ax.set_ylabel("time per decode step")
     ax.legend(loc="best", fontsize=8.5)

@@ -30,14 +30,14 @@ LAYER_PARTS = {
 }
 
 
-def _time_axis(axis):
+def _time_axis(axis, subs=(1.0,)):
     def label(x, _):
         if x >= 1:
             return f"{x:g} s"
         if x >= 1e-3:
             return f"{x * 1e3:g} ms"
         return f"{x * 1e6:g} µs"
-    axis.set_major_locator(LogLocator(base=10))
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(label))
     axis.set_minor_formatter(NullFormatter())
 
