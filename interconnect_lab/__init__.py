@@ -21,6 +21,9 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.energy` — a cluster's power bill: lifetime energy, its cost, energy per bit
 - :mod:`~interconnect_lab.silicon` — chip yield with spare cores: why not one big chip
 - :mod:`~interconnect_lab.standards` — specifications, consortia and vendor claims, kept as claims
+- :mod:`~interconnect_lab.calibrate` — read nccl-tests, perftest and ``nvidia-smi topo`` output; fit,
+  calibrate and compare the model with your own cluster
+- :mod:`~interconnect_lab.exercises` — checked exercises and quizzes: ``exercises.check("ch7.ex3", answer)``
 
 Figures live in :mod:`interconnect_lab.plotting` and interactive panels in
 :mod:`interconnect_lab.widgets`; import those explicitly (they need matplotlib
@@ -31,6 +34,7 @@ from . import (
     catalog, collectives, collectives_reference, cost, energy, fabric, memory, pricebook, published,
     rdma, reliability, silicon, sources, standards, topology, training, units, utilization,
 )
+from . import exercises  # after the model modules: its answers call them
 from .collectives import (
     CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
     collective_performance, collective_time, crossover_size, half_bandwidth_size,
@@ -53,6 +57,11 @@ from .catalog import (
     gpu, hbm_tier, link, memory_tier, nic, switch, system,
 )
 from .sources import Source
+from . import calibrate  # after the model modules: it fits them to measurements
+from .calibrate import (
+    CalibratedLink, calibrate_nccl_tests, calibrated_cluster, fit_collective, parse_nccl_tests,
+    parse_nvidia_smi_topo, parse_perftest,
+)
 from .utilization import (
     StepTime,
     ablation_gains,
@@ -68,7 +77,7 @@ __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
     "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
-    "standards", "memory", "rdma", "energy", "silicon",
+    "standards", "memory", "rdma", "energy", "silicon", "exercises",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
@@ -90,4 +99,7 @@ __all__ = [
     "training_state", "kv_cache_bytes", "offload_step", "host_latency", "host_transfer", "gpu_transfer",
     # reliability
     "system_mtbf", "checkpoint_plan", "CheckpointPlan",
+    # calibration to a real cluster
+    "calibrate", "parse_nccl_tests", "parse_perftest", "parse_nvidia_smi_topo", "fit_collective",
+    "CalibratedLink", "calibrated_cluster", "calibrate_nccl_tests",
 ]

@@ -167,6 +167,13 @@ def test_no_answer_appears_in_clear_on_a_practice_page(path):
     assert leaks == []
 
 
+def test_no_numeric_answer_appears_in_clear_in_the_instructors_guide():
+    text = (ROOT / "book" / "appendices" / "instructors.md").read_text()
+    leaks = [(key, form) for key in NUMERIC for form in _forms(expected(key))
+             if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d])", text)]
+    assert leaks == []
+
+
 def test_no_answer_appears_in_clear_in_the_store():
     text = (ROOT / "interconnect_lab" / "exercises" / "store.py").read_text()
     leaks = [(key, form) for key in NUMERIC for form in _forms(expected(key)) if "." in form and form in text]
