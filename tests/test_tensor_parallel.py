@@ -51,11 +51,18 @@ def test_no_tensor_parallelism_no_communication():
 
 # The time is the collectives model's; the step is training_step's -----------------------------
 
-def test_time_is_the_collectives_ring_all_reduce_over_nvlink():
+def test_time_is_the_collectives_faster_of_ring_and_nvls_over_nvlink():
+    # Inside an NVSwitch domain NCCL's tuner takes the faster of ring and NVLink SHARP
+    # (NVLS, with NCCL's Hopper efficiency and latency).
     result = layer(t=8)
     params = collectives.link_parameters(catalog.link("NVLink 4"))
-    one = collectives.all_reduce_time(result.message_bytes, 8, algorithm="ring", **params)
-    assert result.communication_s == pytest.approx(result.all_reduces * one, rel=1e-12)
+    ring = collectives.all_reduce_time(result.message_bytes, 8, algorithm="ring", **params)
+    nvls = collectives.all_reduce_time(result.message_bytes, 8, params["bandwidth_bytes_per_s"],
+                                       collectives.NVLS_LATENCY_S / 2, algorithm="nvls",
+                                       efficiency=params["efficiency"],
+                                       algorithm_efficiency=collectives.nvls_efficiency("NVLink 4"))
+    assert nvls < ring
+    assert result.communication_s == pytest.approx(result.all_reduces * nvls, rel=1e-12)
     assert result.exposed_s == result.communication_s          # SC21's Megatron-LM: no overlap
     assert not result.crosses_network
 

@@ -85,8 +85,11 @@ def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_):
     size_bytes, ranks, ranks_per_node = np.broadcast_arrays(
         np.asarray(size_bytes, float), np.asarray(ranks, int), np.asarray(ranks_per_node, int))
     up, out = cluster_.scale_up_bytes_per_s, cluster_.scale_out_bytes_per_s
+    nvls = collectives.nvls_efficiency(cluster_.scale_up_link) if kind == "all_reduce" else None
     fixed = np.zeros(size_bytes.shape)
     per_byte = np.zeros(size_bytes.shape)
+    nvls_fixed = np.full(size_bytes.shape, np.inf)
+    nvls_per_byte = np.zeros(size_bytes.shape)
     pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel()], axis=1)
     unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
     inverse = inverse.reshape(size_bytes.shape)
@@ -97,7 +100,21 @@ def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_):
         chosen = inverse == index
         fixed[chosen] = a
         per_byte[chosen] = b
-    return np.where(size_bytes > 0, fixed + per_byte * size_bytes, 0.0)
+        if nvls is not None and g >= n:
+            # Inside one NVSwitch domain NCCL's tuner also considers NVLink SHARP and
+            # takes whichever is faster at the message size.
+            nvls_fixed[chosen], nvls_per_byte[chosen] = _nvls_alpha_beta(int(n), up, nvls)
+    time_s = np.minimum(fixed + per_byte * size_bytes, nvls_fixed + nvls_per_byte * size_bytes)
+    return np.where(size_bytes > 0, time_s, 0.0)
+
+
+@functools.lru_cache(maxsize=256)
+def _nvls_alpha_beta(ranks, scale_up_bytes_per_s, efficiency):
+    """(fixed seconds, seconds per byte) of an NVLS all-reduce inside one NVSwitch domain."""
+    result = collectives.collective_performance(
+        "all_reduce", 1.0, ranks, scale_up_bytes_per_s, collectives.NVLS_LATENCY_S / 2, "nvls",
+        efficiency=collectives.NVLINK_EFFICIENCY, algorithm_efficiency=efficiency)
+    return float(result.latency_term_s), float(result.bandwidth_term_s)
 
 
 # ============================================================================
