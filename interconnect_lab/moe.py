@@ -45,6 +45,7 @@ from types import MappingProxyType
 import numpy as np
 
 from . import catalog, collectives
+from .catalog.variants import VARIANT_GPUS, VARIANT_LINKS
 from ._validation import check_choice, check_integer, check_number
 from .sources import Source
 from .utilization import StepTime, step_time
@@ -737,10 +738,22 @@ class AllToAllTime:
         return level * self.imbalance_factor / self.time_s if self.time_s > 0 else 0.0
 
 
+def _resolve_link(link):
+    """A catalog link or link variant by name, or the Link given."""
+    if not isinstance(link, str):
+        return link
+    return VARIANT_LINKS[link] if link in VARIANT_LINKS else catalog.link(link)
+
+
+def _resolve_gpu(gpu):
+    """A catalog GPU or GPU variant by name, or the GPU given."""
+    if not isinstance(gpu, str):
+        return gpu
+    return VARIANT_GPUS[gpu] if gpu in VARIANT_GPUS else catalog.gpu(gpu)
+
+
 def _link_rate(link, family):
-    if isinstance(link, str):
-        link = catalog.link(link)
-    return collectives.link_parameters(link)
+    return collectives.link_parameters(_resolve_link(link))
 
 
 def _phase(bytes_sent, ranks, params, path, step_latency_s):
@@ -777,7 +790,8 @@ def expert_parallel_all_to_all(traffic, *, scale_up_link="NVLink 4", network_lin
     traffic : AllToAllTraffic
         From :func:`all_to_all_traffic`.
     scale_up_link, network_link : str or catalog.Link
-        Catalog links: the GPU's NVLink generation and one network port.
+        Catalog links (or link variants, :mod:`interconnect_lab.catalog.variants`): the
+        GPU's NVLink and one network port.
     imbalance_factor : float
         Busiest GPU's load over the mean, >= 1 [-].
     path : str
@@ -963,8 +977,8 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
         Tokens each GPU routes [token].
     ep_degree : int
         n [-].
-    gpu : str
-        Catalog GPU.
+    gpu : str or catalog.GPU
+        Catalog GPU or GPU variant (``"H800 SXM"``).
     domain_size : int
         GPUs per scale-up domain g [-].
     scale_up_link : str, optional
@@ -994,7 +1008,9 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
 
     Examples
     --------
-    >>> step = moe_layer_step("DeepSeek-V3", 4096, 64, gpu="H100 SXM", network_link="InfiniBand NDR")
+    DeepSeek-V3 on 64 H800 (8 NVLinks per GPU), one InfiniBand NDR port each:
+
+    >>> step = moe_layer_step("DeepSeek-V3", 4096, 64, gpu="H800 SXM", network_link="InfiniBand NDR")
     >>> round(step.compute_to_communication, 2)
     1.02
     """
@@ -1002,7 +1018,7 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
         model = moe_model(model)
     if not isinstance(model, MoEModel):
         raise TypeError(f"model must be an MoEModel or its name, got {type(model).__name__}")
-    spec = catalog.gpu(gpu) if isinstance(gpu, str) else gpu
+    spec = _resolve_gpu(gpu)
     scale_up_link = spec.scale_up_link if scale_up_link is None else scale_up_link
     n = check_integer("ep_degree", ep_degree, minimum=1)
     sms = check_number("communication_sm_fraction", communication_sm_fraction, minimum=0, maximum=1,
