@@ -11,13 +11,16 @@ every measured time above 1 MiB within a tolerance (5 % by default), each
 fitted by least squares on relative error with ``L ≥ 0`` and ``c ≥ 0``, and
 names each size's regime:
 
-- **latency-bound** where the latency term exceeds the bandwidth term,
-  ``L > cS`` (the time barely grows with the size);
-- **bandwidth-bound** in the largest-size range where ``cS ≥ L``: the plateau
-  that busbw approaches, the number to compare with the link;
-- **protocol-bound** in between: bytes dominate but at a lower effective
-  bandwidth than the plateau, because NCCL uses a lighter protocol or another
-  algorithm for those sizes (``NCCL_DEBUG=INFO`` names them).
+- **latency-bound** where the fitted time is less than twice the time of the
+  smallest message: the size adds less than the fixed cost (Hockney's
+  half-performance length, with the smallest message's time as the latency);
+- **bandwidth-bound** in the largest-size range where the bytes dominate
+  (``cS ≥ L`` on its line): the plateau that busbw approaches, the number to
+  compare with the link;
+- **protocol-bound** in between: no longer latency-bound, not yet on the
+  plateau's line, because NCCL uses a lighter protocol (``LL``, ``LL128``) or
+  another algorithm for those sizes, with its own fixed cost and bandwidth
+  (``NCCL_DEBUG=INFO`` names them).
 
 :class:`CalibratedLink` turns a fit into the parameters the library's models
 take in place of a catalog link (``bandwidth_bytes_per_s``, ``latency_s``,
@@ -90,20 +93,17 @@ class AlphaBetaSegment:
         """The busbw this line tends to at large sizes, ``f(n) / c`` [B/s] (inf if c = 0)."""
         return self.bus_factor / self.seconds_per_byte if self.seconds_per_byte > 0 else float("inf")
 
-    @property
-    def regime(self) -> str:
-        """The regime at the segment's largest size (see the module docstring)."""
-        return _regime(self, self.last_size_bytes)
-
     def time_s(self, size_bytes):
         """``L + c S`` [s]."""
         return self.latency_term_s + self.seconds_per_byte * np.asarray(size_bytes, dtype=float)
 
 
-def _regime(segment, size):
-    if segment.latency_term_s > segment.seconds_per_byte * size:
+def _regime(segment, size, floor_s):
+    if segment.time_s(size) < 2.0 * floor_s:
         return "latency-bound"
-    return "bandwidth-bound" if segment.last else "protocol-bound"
+    if segment.last and segment.seconds_per_byte * size >= segment.latency_term_s:
+        return "bandwidth-bound"
+    return "protocol-bound"
 
 
 @dataclass(frozen=True)
@@ -180,8 +180,9 @@ class CollectiveFit:
     def regime(self, size_bytes):
         """Regime name at each size (``"latency-bound"``, ``"protocol-bound"``, ``"bandwidth-bound"``)."""
         sizes = np.atleast_1d(np.asarray(size_bytes, dtype=float))
-        names = tuple(_regime(self.segments[i], s) for i, s in zip(np.atleast_1d(self._segment_index(sizes)),
-                                                                   sizes))
+        floor = float(self.segments[0].time_s(self.size_bytes[0]))
+        names = tuple(_regime(self.segments[i], s, floor)
+                      for i, s in zip(np.atleast_1d(self._segment_index(sizes)), sizes))
         return names[0] if np.ndim(size_bytes) == 0 else names
 
     @property
@@ -200,7 +201,8 @@ class CollectiveFit:
         for s in self.segments:
             lines.append(f"  {u.format_bytes(s.first_size_bytes):>9} - {u.format_bytes(s.last_size_bytes):>9}: "
                          f"L = {s.latency_term_s / u.us:8.1f} us, f/c = "
-                         f"{s.bus_bandwidth_bytes_per_s / u.GB_per_s:7.1f} GB/s ({s.regime})")
+                         f"{s.bus_bandwidth_bytes_per_s / u.GB_per_s:7.1f} GB/s "
+                         f"({self.regime(s.last_size_bytes)} at its largest size)")
         return "\n".join(lines)
 
 
@@ -250,7 +252,7 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
     Parameters
     ----------
     run : NcclTestsRun
-        A parsed sweep (:func:`~interconnect_lab.calibrate.parse_nccl_tests`).
+        A parsed sweep (:func:`~interconnect_lab.calibrate.nccl_tests.parse_nccl_tests`).
     placement : str
         ``"out_of_place"`` (nccl-tests' first group, the default) or ``"in_place"``.
     tolerance : float

@@ -77,6 +77,7 @@ _PERFTEST_NOTES = ("One of several perftest runs (ConnectX-3, mlx4_0, InfiniBand
                    "notes file of the repository; the search index that found it did not record the "
                    "file's path or date.")
 
+#: Every shipped log, by name: where it comes from and what it holds.
 SHIPPED_LOGS = MappingProxyType({entry.name: entry for entry in (
     ShippedLog(
         name="v100_dgx2_all_reduce", filename="nccl_tests_v100_dgx2_12gpu_all_reduce.txt",
