@@ -179,9 +179,10 @@ def test_quantum_x800_is_144_ports_of_800_Gbit_per_s():
 
 def test_in_network_reduction_where_the_vendor_ships_it():
     reducing = {name for name, entry in catalog.SWITCHES.items() if entry.in_network_reduction}
-    # SHARP arrived on NVSwitch with the third generation; Ethernet switches here have none.
+    # SHARP arrived on NVSwitch with the third generation; of the Ethernet switches here only
+    # Broadcom's scale-up Tomahawk Ultra (2025) reduces in the switch.
     assert reducing == {"NVSwitch 3", "NVLink Switch chip", "NVLink Switch tray",
-                        "Quantum QM8700", "Quantum-2 QM9700", "Quantum-X800 Q3400"}
+                        "Quantum QM8700", "Quantum-2 QM9700", "Quantum-X800 Q3400", "Tomahawk Ultra"}
 
 
 # ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def test_source_check_covers_every_table():
     tables = {name for name in dir(catalog) if name.isupper() and hasattr(getattr(catalog, name), "values")}
     assert {"GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS"} <= tables
     kinds = {type(entry).__name__ for entry in all_entries()}
-    assert kinds == {"GPU", "Link", "Switch", "NIC", "System", "MemoryTier"}
+    assert kinds == {"GPU", "Link", "Switch", "NIC", "System", "MemoryTier", "ScaleUpFabric", "RoadmapItem"}
 
 
 @pytest.mark.parametrize("entry", list(all_entries()), ids=lambda e: e.name)

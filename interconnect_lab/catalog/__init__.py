@@ -56,9 +56,14 @@ from .switches import Switch, SWITCHES, switch, breakout
 from .nics import NIC, NICS, nic
 from .systems import System, SYSTEMS, system
 from .memory import MemoryTier, MEMORY_TIERS, memory_tier, hbm_tier
+from .scale_up import (ETHERNET_ROADMAP, SCALE_UP_FABRICS, STATUSES, RoadmapItem, ScaleUpFabric, roadmap_item,
+                       scale_up_fabric)
 
 __all__ = [
     "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
     "GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS",
     "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier", "breakout",
+    # scale-up fabrics and the Ethernet roadmap, marked shipping or not
+    "ScaleUpFabric", "SCALE_UP_FABRICS", "scale_up_fabric", "RoadmapItem", "ETHERNET_ROADMAP", "roadmap_item",
+    "STATUSES",
 ]

@@ -218,6 +218,35 @@ SWITCHES = _table([
                         note="secondary: announced March 2022, 51.2 Tb/s, 4 nm, 100G PAM4 SerDes"),
                  MLENG_NETWORK.at("Spectrum-X", note="SN5600: 64 x 800GbE OSFP, 51.2 Tb/s, 2U")),
     ),
+    Switch(
+        # 102.4 Tb/s one direction; also run as 128 x 800G or 512 x 200G (catalog.breakout).
+        # Broadcom publishes no power or latency for it.
+        name="Tomahawk 6", vendor="Broadcom", family="Ethernet", year=2025,
+        ports=64, port_per_direction_bytes_per_s=1600 * u.Gbit_per_s,
+        sources=(Source(title="Electronics Journal (Broadcom press release), Broadcom Ships Tomahawk 6: World's "
+                              "First 102.4 Tbps Switch", year=2025,
+                        url=("https://electronics-journal.com/news/96096-broadcom-ships-tomahawk-6-world%E2%80%99s-"
+                             "first-102-4-tbps-switch"),
+                        note="'now shipping the Tomahawk 6 switch series ... 102.4 Terabits/sec'; 100G or 200G "
+                             "SerDes; co-packaged optics option"),
+                 Source(title="ServeTheHome, Broadcom Tomahawk 6 Launched for 1.6TbE Generation", year=2025,
+                        url="https://www.servethehome.com/broadcom-tomahawk-6-launched-for-1-6tbe-generation/",
+                        note="up to 64 ports of 1.6TbE; 512 x 200G PAM4 or 1,024 x 100G PAM4 SerDes")),
+    ),
+    Switch(
+        # A scale-up switch: 512 x 100G lanes run as 64 x 800G; 250 ns is Broadcom's figure.
+        name="Tomahawk Ultra", vendor="Broadcom", family="Ethernet", year=2025,
+        ports=64, port_per_direction_bytes_per_s=LINKS["Ethernet 800G"].per_direction_bytes_per_s,
+        latency_s=250 * u.ns, in_network_reduction=True,
+        sources=(Source(title="Techzine, Broadcom launches Tomahawk Ultra with 250ns network latency", year=2025,
+                        url=("https://www.techzine.eu/news/infrastructure/133074/broadcom-launches-tomahawk-"
+                             "ultra-with-250ns-network-latency"),
+                        note="51.2 Tb/s at 250 ns; link-layer retry, credit-based flow control; collectives "
+                             "(all-reduce, broadcast, all-gather) in the switch"),
+                 Source(title="ServeTheHome, Broadcom Tomahawk Ultra at Hot Chips 2025", year=2025,
+                        url="https://www.servethehome.com/broadcom-tomahawk-ultra-at-hot-chips-2025",
+                        note="512 x 100G-PAM4; 51.2T; about 77 billion 64-byte packets per second")),
+    ),
 ])
 
 
