@@ -12,7 +12,9 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.collectives_reference` — collectives performed step by step on arrays
 - :mod:`~interconnect_lab.memory` — the memory wall: training state, KV cache, offload over PCIe and CXL
 - :mod:`~interconnect_lab.rdma` — kernel TCP against RDMA; GPUDirect RDMA against staging
-- :mod:`~interconnect_lab.topology` — NVLink domains and fat trees
+- :mod:`~interconnect_lab.topology` — NVLink domains and fat trees; dragonflies, tori, rail-only and
+  direct-connect fabrics, compared in one table
+- :mod:`~interconnect_lab.roadmap` — what UALink, Scale-Up Ethernet and 102.4 Tb/s switches change
 - :mod:`~interconnect_lab.pricebook` and :mod:`~interconnect_lab.cost` — dated price estimates; cluster cost and power
 - :mod:`~interconnect_lab.training` — transformer FLOPs and memory, parallel step time, MFU
 - :mod:`~interconnect_lab.fabric` — flow-level simulation of fat trees: routing, congestion,
@@ -57,6 +59,10 @@ from .catalog import (
     gpu, hbm_tier, link, memory_tier, nic, switch, system,
 )
 from .sources import Source
+from . import roadmap
+from .roadmap import scale_up_comparison, tensor_parallel_all_reduce_time
+from .topology import TopologySummary, direct_connect, dragonfly, rail_only, topology_comparison, torus
+from .catalog import ScaleUpFabric, scale_up_fabric
 from . import calibrate  # after the model modules: it fits them to measurements
 from .calibrate import (
     CalibratedLink, calibrate_nccl_tests, calibrated_cluster, fit_collective, parse_nccl_tests,
@@ -99,6 +105,9 @@ __all__ = [
     "training_state", "kv_cache_bytes", "offload_step", "host_latency", "host_transfer", "gpu_transfer",
     # reliability
     "system_mtbf", "checkpoint_plan", "CheckpointPlan",
+    # beyond the fat tree, and the next scale-up fabrics
+    "roadmap", "TopologySummary", "dragonfly", "torus", "rail_only", "direct_connect", "topology_comparison",
+    "ScaleUpFabric", "scale_up_fabric", "tensor_parallel_all_reduce_time", "scale_up_comparison",
     # calibration to a real cluster
     "calibrate", "parse_nccl_tests", "parse_perftest", "parse_nvidia_smi_topo", "fit_collective",
     "CalibratedLink", "calibrated_cluster", "calibrate_nccl_tests",
