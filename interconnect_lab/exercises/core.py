@@ -215,12 +215,10 @@ class Result:
         return self.text()
 
     def _repr_markdown_(self) -> str:
-        mark = {"right": "✅", "units": "📏", "close": "🎯", "wrong": "❌", "unanswered": "✏️",
-                "invalid": "⚠️"}[self.verdict]
         lines = []
         if self.prompt is not None and self.verdict == "unanswered":
             lines += [self.prompt.markdown(), ""]
-        lines.append(f"{mark} **{VERDICT_TEXT[self.verdict]}** {self.message}".rstrip())
+        lines.append(f"**{VERDICT_TEXT[self.verdict]}** {self.message}".rstrip())
         if self.hint and self.verdict not in {"right", "unanswered"}:
             lines += ["", f"*Hint:* {self.hint}"]
         return "\n".join(lines)
