@@ -59,6 +59,12 @@ from .catalog import (
     gpu, hbm_tier, link, memory_tier, nic, switch, system,
 )
 from .sources import Source
+from . import inference, moe
+from .inference import ServingDeployment, kv_transfer, serving_deployment, tensor_parallel_decode_all_reduce
+from .moe import (
+    AllToAllTime, AllToAllTraffic, MoELayerStep, MoEModel, all_to_all_traffic, dispatch_and_combine,
+    expert_parallel_all_to_all, moe_layer_step, moe_model, routing_load,
+)
 from . import roadmap
 from .roadmap import scale_up_comparison, tensor_parallel_all_reduce_time
 from .topology import TopologySummary, direct_connect, dragonfly, rail_only, topology_comparison, torus
@@ -105,6 +111,10 @@ __all__ = [
     "training_state", "kv_cache_bytes", "offload_step", "host_latency", "host_transfer", "gpu_transfer",
     # reliability
     "system_mtbf", "checkpoint_plan", "CheckpointPlan",
+    # mixture of experts and inference traffic
+    "moe", "MoEModel", "moe_model", "AllToAllTraffic", "all_to_all_traffic", "routing_load",
+    "AllToAllTime", "expert_parallel_all_to_all", "dispatch_and_combine", "MoELayerStep", "moe_layer_step",
+    "inference", "tensor_parallel_decode_all_reduce", "kv_transfer", "ServingDeployment", "serving_deployment",
     # beyond the fat tree, and the next scale-up fabrics
     "roadmap", "TopologySummary", "dragonfly", "torus", "rail_only", "direct_connect", "topology_comparison",
     "ScaleUpFabric", "scale_up_fabric", "tensor_parallel_all_reduce_time", "scale_up_comparison",
