@@ -79,6 +79,21 @@ def test_chapter_has_objectives_exercises_solutions_and_citations(path):
     assert "Claims, checked" in markdown, f"{path.name}: no 'Claims, checked' box"
 
 
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_ends_with_a_summary_before_further_reading(path):
+    # Every chapter closes with its key takeaways, placed after the exercises and right before
+    # "Further reading", so that a reader finds them in the same place in every chapter.
+    markdown = "\n".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
+    summary = re.search(r"^## Summary\b", markdown, re.M)
+    assert summary, f"{path.name}: no '## Summary' heading (key takeaways)"
+    further = re.search(r"^## Further reading\b", markdown, re.M)
+    if further:
+        assert summary.start() < further.start(), f"{path.name}: the summary belongs before 'Further reading'"
+        exercises = re.search(r"^## Exercises\b", markdown, re.M)
+        assert not exercises or exercises.start() < summary.start(), \
+            f"{path.name}: the summary belongs after the exercises, before 'Further reading'"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_figure_has_alt_text(path):
     for cell in load(path)["cells"]:
