@@ -51,9 +51,11 @@ from .topology import (
     FatTree, PathLatency, ScaleUpDomain, fat_tree, max_hosts, path_latency, scale_up_domain,
 )
 from .training import (
-    TensorParallelLayer, TrainingStep, TransformerModel, memory_per_gpu, parallel_config,
+    TensorParallelLayer, TrainingStep, TransformerModel, fidelity_table, memory_per_gpu, parallel_config,
     parallel_sweep, system_cluster, tensor_parallel_layer, training_step, transformer_model,
 )
+from . import matmul
+from .matmul import gemm_efficiency, gemm_rate
 from .catalog import (
     GPU, NIC, Link, MemoryTier, Switch, System,
     gpu, hbm_tier, link, memory_tier, nic, switch, system,
@@ -106,7 +108,7 @@ __all__ = [
     # training
     "TransformerModel", "transformer_model", "parallel_config", "training_step", "TrainingStep",
     "memory_per_gpu", "parallel_sweep", "system_cluster", "tensor_parallel_layer",
-    "TensorParallelLayer",
+    "TensorParallelLayer", "fidelity_table", "matmul", "gemm_efficiency", "gemm_rate",
     # memory and RDMA
     "training_state", "kv_cache_bytes", "offload_step", "host_latency", "host_transfer", "gpu_transfer",
     # reliability

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from interconnect_lab import catalog, collectives as c, matmul, training as tr
+from interconnect_lab.published import AZURE_A100_GEMM, DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S
 from interconnect_lab.published.training_runs import (
     BLOOM_176B, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_BENCHMARKS, TRAINING_RUNS, PublishedRun,
 )
@@ -103,19 +104,18 @@ def test_shard_group_must_divide_the_data_parallel_group():
 
 # The GEMM's shape ---------------------------------------------------------------------
 
-#: Azure AI benchmarking guide, ND A100 v4 (A100 SXM4 80GB), cuBLASLt FP16 GEMMs [TFLOP/s].
-AZURE_A100_GEMM = {(2048, 2048, 2048): 221.8, (4096, 4096, 4096): 228.0, (8192, 8192, 8192): 253.7,
-                   (16384, 16384, 16384): 256.5, (6144, 12288, 12288): 250.8}
+LARGE_GEMMS = [g for g in AZURE_A100_GEMM if min(g.m, g.n, g.k) >= 2048]
+LARGEST = max(AZURE_A100_GEMM, key=lambda g: g.m * g.n * g.k)
 
 
-@pytest.mark.parametrize("shape", AZURE_A100_GEMM)
-def test_gemm_shape_follows_a_published_a100_sweep(shape):
-    # Relative to the sweep's largest GEMM, within 12% for GEMMs whose every dimension is
-    # at least 2,048 (smaller and thin GEMMs run smaller kernels the model does not have).
-    a100 = catalog.gpu("A100 SXM")
-    model = matmul.gemm_efficiency(a100, *shape) / matmul.gemm_efficiency(a100, 16384, 16384, 16384)
-    measured = AZURE_A100_GEMM[shape] / AZURE_A100_GEMM[(16384, 16384, 16384)]
-    assert model == pytest.approx(measured, rel=0.12)
+@pytest.mark.parametrize("gemm", LARGE_GEMMS, ids=lambda g: f"{g.m}x{g.n}x{g.k}")
+def test_gemm_shape_follows_a_published_a100_sweep(gemm):
+    # Azure's ND A100 v4 cuBLASLt sweep, relative to its largest GEMM: within 12% for GEMMs
+    # whose every dimension is at least 2,048 (smaller and thin GEMMs run smaller kernels).
+    a100 = catalog.gpu(gemm.gpu)
+    model = (matmul.gemm_efficiency(a100, gemm.m, gemm.n, gemm.k)
+             / matmul.gemm_efficiency(a100, LARGEST.m, LARGEST.n, LARGEST.k))
+    assert model == pytest.approx(gemm.flop_per_s / LARGEST.flop_per_s, rel=0.12)
 
 
 def test_gemm_efficiency_limits():
@@ -152,4 +152,4 @@ def test_dgx_a100_multi_node_all_reduce_reaches_what_nvidia_reports():
                                      nvlink3["latency_s"], "hierarchical", ranks_per_node=8,
                                      network_bandwidth_bytes_per_s=hdr["bandwidth_bytes_per_s"],
                                      network_latency_s=hdr["latency_s"])
-        assert r.bus_bandwidth_bytes_per_s == pytest.approx(192e9, rel=0.10)
+        assert r.bus_bandwidth_bytes_per_s == pytest.approx(DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, rel=0.10)

@@ -5,7 +5,7 @@ The model never reads these values to compute anything: they are what the
 model is checked against.
 """
 
-from . import collectives, fabrics, hosts, latency, power, reliability, runs, training_runs
+from . import collectives, fabrics, gemm, hosts, latency, power, reliability, runs, training_runs
 from .runs import (  # noqa: F401
     AblationStep, MEGASCALE_ABLATION_SOURCE, MegatronRun, SC21_TABLE1_SOURCE, MegaScaleRun,
     MEGASCALE_TABLE2_SOURCE, SC21_TABLE1_SEQUENCE_LENGTH, TrainingTimeExample,
@@ -28,6 +28,8 @@ from .hosts import (  # noqa: F401
 )
 from .power import PueEstimate, RackPowerFigure
 from .training_runs import PublishedRun
+from .gemm import GemmMeasurement, AZURE_A100_GEMM, AZURE_A100_GEMM_SOURCE
+from .collectives import DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, NCCL_ISSUE_812
 
 #: Published training runs beyond SC21 Table 1 and MegaScale Table 2, with every input
 #: their sources state, replayed by :func:`interconnect_lab.training.fidelity_table`.
@@ -158,4 +160,4 @@ __all__ += ["HostTransferMeasurement", "HOST_DEVICE_TRANSFER", "MemoryLatencyMea
 __all__ += ["StackThroughput", "KERNEL_TCP_PER_CORE", "ERPC_PER_CORE", "CAI_2021", "KALIA_2019",
             "INTER_SOCKET_LINK_BYTES_PER_S", "INTER_SOCKET_LINK_SOURCE"]
 __all__ += ["PueEstimate", "PUE_ESTIMATES", "RackPowerFigure", "RACK_POWER_FIGURES"]
-__all__ += ["PublishedRun", "TRAINING_RUNS"]
+__all__ += ["DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S", "NCCL_ISSUE_812", "PublishedRun", "TRAINING_RUNS", "GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE"]

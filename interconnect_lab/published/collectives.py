@@ -110,3 +110,15 @@ NCCL_NVLS_SCALING: tuple[CollectiveMeasurement, ...] = tuple(
         (5, 420, 258), (6, 440, 265), (7, 460, 270), (8, 480, 273),
     )
 )
+
+
+NCCL_ISSUE_812 = Source(
+    title="NVIDIA/nccl issue 812: Why Tree has better bandwidth performance than Ring on only 2 DGX-A100?",
+    year=2023, url="https://github.com/NVIDIA/nccl/issues/812",
+    note="an NCCL maintainer: 'On an Nvidia DGX-A100 system we have 8x200Gbit/s IB cards and we measure "
+         "192GB/s AllReduce BusBW'; on two nodes Tree's busbw exceeds the NICs' limit, so force Ring to "
+         "measure the scale-out rate")
+
+#: All-reduce bus bandwidth across DGX A100 nodes (8 A100 and 8 x 200 Gb/s HDR per node),
+#: ring, as NCCL's maintainers measure it [B/s]: what the two-level model must reach.
+DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S: float = 192 * u.GB_per_s

@@ -1,0 +1,47 @@
+"""Published GEMM rates by shape: what the sustained-GEMM model of :mod:`interconnect_lab.matmul` is checked against."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import units as u
+from ..sources import Source
+
+__all__ = ["GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GemmMeasurement:
+    """One measured GEMM: its shape and its rate.
+
+    Attributes
+    ----------
+    gpu : str
+        Catalog GPU name.
+    m, n, k : int
+        Shape: an m × k matrix times a k × n matrix [elements].
+    flop_per_s : float
+        Measured rate, 2mnk per second [FLOP/s].
+    """
+
+    gpu: str
+    m: int
+    n: int
+    k: int
+    flop_per_s: float
+
+
+AZURE_A100_GEMM_SOURCE = Source(
+    title="Microsoft Azure, AI benchmarking guide: ND A100 v4 results (Azure_Results/ND_A100_v4_results.md)",
+    year=2024, url="https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/ND_A100_v4_results.md",
+    locator="GEMM cuBLASLt table",
+    note="A100 SXM4 80GB, CUDA 12.5, FP16 inputs, random initialization, 10,000 warm-up iterations")
+
+#: cuBLASLt GEMMs on an A100 SXM4 80GB, by shape (Azure's benchmarking guide).
+AZURE_A100_GEMM: tuple[GemmMeasurement, ...] = tuple(
+    GemmMeasurement(gpu="A100 SXM", m=m, n=n, k=k, flop_per_s=rate * u.TFLOP_per_s)
+    for m, n, k, rate in (
+        (1024, 1024, 1024, 119.4), (2048, 2048, 2048, 221.8), (4096, 4096, 4096, 228.0),
+        (8192, 8192, 8192, 253.7), (16384, 16384, 16384, 256.5), (1024, 2145, 1024, 132.8),
+        (6144, 12288, 12288, 250.8), (802816, 192, 768, 157.8),
+    ))

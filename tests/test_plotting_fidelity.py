@@ -1,0 +1,29 @@
+import pytest
+
+from interconnect_lab import catalog, training as tr
+from interconnect_lab.plotting import fidelity_plot, gemm_shape_plot
+from interconnect_lab.published import AZURE_A100_GEMM, TRAINING_RUNS
+
+
+def test_gemm_shape_plot_draws_a_curve_per_gpu_and_the_measured_points():
+    ax = gemm_shape_plot([catalog.gpu("A100 SXM"), catalog.gpu("H100 SXM")], AZURE_A100_GEMM)
+    assert len(ax.lines) == 2
+    assert "TFLOP/s" in ax.get_ylabel() and "elements" in ax.get_xlabel()
+    assert ax.get_xscale() == "log"
+    measured = [c for c in ax.collections if c.get_label() == "measured, A100 SXM"]
+    assert len(measured[0].get_offsets()) == len(AZURE_A100_GEMM)
+
+
+def test_fidelity_plot_has_a_point_per_run_sorted_by_error():
+    rows = tr.fidelity_table(TRAINING_RUNS[:6])
+    ax = fidelity_plot(rows)
+    points = [c for c in ax.collections if len(c.get_offsets()) == 1]
+    errors = [float(c.get_offsets()[0][1]) for c in points]
+    assert len(errors) == 6
+    assert errors == sorted(errors)
+    assert "%" in ax.get_ylabel()
+
+
+def test_fidelity_plot_refuses_an_empty_table():
+    with pytest.raises(ValueError, match="at least one"):
+        fidelity_plot([])
