@@ -14,6 +14,24 @@ Usage (from the repository root)::
     python tools/vendor_js.py            # re-create offline/ from the pins below
     python tools/vendor_js.py --check    # verify offline/ matches the pins
 
+The panels' renderer (``tools/sphinxext/static/static-panels.js``) draws with
+Chart.js, chosen against uPlot and Vega-Lite (sizes minified, as vendored):
+
+- Chart.js 4 (MIT, about 210 kB, about 70 kB gzipped; released monthly, widely
+  used): each line keeps its own x values (``{x, y}`` points, so a matplotlib
+  line maps onto a dataset as it is); linear and logarithmic scales with fixed
+  limits and the tick positions and labels matplotlib chose; stepped and
+  dashed lines and point markers; a plugin hook for the rest (bars and other
+  patches, texts); a redraw with animation off takes a few milliseconds.
+- uPlot (about 50 kB) is smaller and faster, but its data model is one shared
+  x array per chart (series joined and padded with gaps), and bars, floating
+  bars and texts would all be hand-drawn in hooks.
+- Vega-Lite with Vega (about 800 kB) compiles a declarative spec in the page:
+  four times the bytes and a slower first draw, for features we do not use.
+
+Chart.js is served once per book (the same file on every page, cached by the
+browser) and only on pages that have a precomputed panel.
+
 After changing a pin, build the book and run the browser tests
 (``pytest tests/browser``): they fail on any request that leaves 127.0.0.1.
 Keep the HTML manager's major version in step with ipywidgets
@@ -45,6 +63,10 @@ PINS = {
         # every current browser).
         ["dist/embed-amd.js", "dist/*.woff2", "dist/*.woff", "dist/embed.js.LICENSE.txt"],
         "BSD-3-Clause",
+    ),
+    "chart.js": (
+        # The UMD bundle, for the precomputed panels (tools/sphinxext/static_panels.py).
+        "4.6.1", "chartjs", ["dist/chart.umd.min.js", "LICENSE.md"], "MIT",
     ),
     "mathjax": (
         "3.2.2", "mathjax",
@@ -171,6 +193,9 @@ the HTML manager; `embed.js.LICENSE.txt` lists every library bundled in it.
 `jupyter-widgets/setup.js` is this project's own glue (loaded between
 require.js and the manager): it lets the manager find its fonts here and
 bridges its MathJax 2 calls to MathJax 3.
+`chartjs/` draws the precomputed panels (`tools/sphinxext/static_panels.py`
+adds it, with the renderer, to the pages that have one); why Chart.js rather
+than uPlot or Vega-Lite: the docstring of `tools/vendor_js.py`.
 `MANIFEST.json` records each file's SHA-256.
 """
 

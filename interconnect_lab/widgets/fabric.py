@@ -72,6 +72,9 @@ class RoutingPanel(Panel):
         Initial seed of the traffic, the failures and the routing.
     """
 
+    #: The rendered book cannot precompute it: the page says so and points to the launch buttons.
+    static_kernel_only = "it runs the flow simulator, whose combinations are too many and too slow to precompute"
+
     def __init__(self, *, fabric="1,024 hosts, 3 tiers (radix 16)", pattern=TRAFFIC_PATTERNS[0], failed_links=0,
                  link="InfiniBand NDR", size_bytes=2 * u.MB, seed=0):
         self.rate = catalog.link(link).per_direction_bytes_per_s
@@ -129,6 +132,9 @@ class IncastPanel(Panel):
         Catalog link for the port rate.
     """
 
+    #: The rendered book cannot precompute it: the page says so and points to the launch buttons.
+    static_kernel_only = "it runs the flow simulator, whose combinations are too many and too slow to precompute"
+
     PACKET_BYTES = 4096.0
     LINK_DELAY_S = 1 * u.us
     FLOW_CONTROLS = ("lossless", "drop-tail", "drop-tail/go-back-n", "trimming")
@@ -184,6 +190,9 @@ class StragglerPanel(Panel):
     slowdown_percent : float
         Initial extra time of a slow machine [%].
     """
+
+    #: The rendered book cannot precompute it: the page says so and points to the launch buttons.
+    static_kernel_only = "it runs the flow simulator, whose combinations are too many and too slow to precompute"
 
     COUNTS = np.unique(np.round(np.geomspace(1, 100_000, 41)).astype(int))
 

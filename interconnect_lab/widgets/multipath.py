@@ -48,6 +48,9 @@ class SprayPanel(Panel):
         Packet size [B].
     """
 
+    #: The rendered book's grid (each figure holds every packet's arrival).
+    static_grid = {"paths": (1, 2, 4, 8, 16), "queue_us": (0.0, 1.5, 3.0, 5.0, 10.0)}
+
     def __init__(self, *, paths=4, queue_us=1.5, packets=64, order="round-robin", link="Ethernet 800G",
                  base_delay_s=2 * u.us, packet_bytes=4 * u.KiB):
         self.rate = catalog.link(link).per_direction_bytes_per_s

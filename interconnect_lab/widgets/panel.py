@@ -16,6 +16,26 @@ renders the unchanging rest once, keeps it as a background and, on each
 update, draws only those artists on top of it ("blitting"). Panels without
 ``redraw`` are cleared and drawn again each time, with the layout computed
 once and reused while the axes' limits, ticks and labels stay the same.
+
+In the rendered book (static HTML, no kernel), a panel answers its controls
+from values computed when the book was built: while ``jupyter-book build``
+runs, displaying a panel evaluates ``compute``, ``describe`` and the figure
+over a grid of control values and shows an HTML panel that holds them (see
+:mod:`interconnect_lab.widgets.static`). A new panel gets this without any
+code, as long as its controls are dropdowns, selection sliders, checkboxes
+or numeric sliders and their combinations stay within
+``static.MAX_COMBINATIONS`` (numeric sliders are thinned to
+``static.MAX_SLIDER_POSITIONS`` positions). Otherwise declare, in one line:
+
+- ``static_grid = {"size_bytes": (2**20, 2**30), ...}``: the values the page
+  offers for some controls (a subset of a selection's options, or a numeric
+  slider's positions; the initial value is always kept);
+- ``static_kernel_only = "it runs the flow simulator"``: the page shows the
+  panel in its initial state with a note giving this reason and pointing to
+  the launch buttons (for simulators: too slow or too many combinations).
+
+``tests/test_static_panels.py`` checks every panel's export and
+``tests/browser/test_static_panels.py`` moves every control in the built book.
 """
 
 from __future__ import annotations
@@ -30,6 +50,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from PIL import Image
 
 from ..plotting.style import new_figure
+from . import static
 
 __all__ = ["Panel"]
 
@@ -58,6 +79,10 @@ class Panel:
     """
 
     controls: dict
+    #: Values the rendered book offers for some controls (name to values); see the module docstring.
+    static_grid: dict | None = None
+    #: Why the rendered book cannot precompute this panel (it then says so); None when it can.
+    static_kernel_only: str | None = None
 
     def __init__(self, *, figure_size_in=(7.0, 3.0), subplots=None):
         self.readout = widgets.HTML(layout=widgets.Layout(margin="0.3em 0"))
@@ -206,7 +231,24 @@ class Panel:
     def _on_change(self, change):
         self.update()
 
+    def static_export(self) -> dict:
+        """Readout and figure for every combination of control values (for the rendered book).
+
+        See :func:`interconnect_lab.widgets.static.export`; raises
+        ``static.NotStatic`` (with the reason) when the page cannot hold them.
+        """
+        return static.export(self)
+
     def _ipython_display_(self):
+        if static.build_mode():  # the book is being built: the page gets the precomputed panel
+            try:
+                display({"text/html": static.static_html(self), "text/plain": f"<{type(self).__name__}>"}, raw=True)
+                return
+            except static.NotStatic as reason:
+                display(self.widget)
+                display({"text/html": static.kernel_note_html(self, str(reason)),
+                         "text/plain": f"{type(self).__name__} needs a kernel: {reason}"}, raw=True)
+                return
         display(self.widget)
 
 

@@ -281,6 +281,9 @@ class PipelineSchedulePanel(Panel):
         Backward passes recompute the forward pass (3 units instead of 2).
     """
 
+    #: The rendered book's grid (each schedule is many bars).
+    static_grid = {"pipeline_parallel": (1, 2, 4, 8), "microbatches": (1, 2, 4, 8, 16, 32)}
+
     INTERLEAVES = (1, 2, 3, 4)
 
     def __init__(self, *, pipeline_parallel=4, microbatches=8, interleave=1, full_recompute=False):

@@ -33,6 +33,11 @@ class StepTimePanel(Panel):
         Initial share of peak reached while computing [-].
     """
 
+    #: The rendered book's grid (its five controls would make 95,832 combinations).
+    static_grid = {"gpu": ("A100 SXM", "H100 SXM", "B200"), "compute_s": (0.2, 0.4, 0.6, 0.8, 1.2, 2.0),
+                   "communication_s": (0.0, 0.2, 0.4, 0.6, 0.8, 1.2, 2.0),
+                   "overlap_fraction": (0.0, 0.25, 0.5, 0.75, 1.0), "compute_efficiency": (0.5, 0.75, 1.0)}
+
     TIME_LIMIT_S = 4.2
 
     def __init__(self, *, gpu="H100 SXM", compute_s=0.6, communication_s=0.4, overlap_fraction=0.0,
