@@ -35,6 +35,10 @@ class ServingPanel(Panel):
     """
 
     GPU = "H100 SXM"
+    #: Values the static book precomputes (the initial ones are always kept): 972 combinations.
+    static_grid = {"model": ("Llama 3 8B", "Llama 3 70B", "Llama 3 405B"), "tensor_parallel": (2, 4, 8),
+                   "batch": (1, 16, 64), "context_tokens": (2048, 8192, 32768),
+                   "kv_link": ("co-located (no transfer)", "InfiniBand NDR (400 Gb/s)", "Ethernet 100G")}
 
     def __init__(self, *, model="Llama 3 70B", tensor_parallel=8, batch=16, context_tokens=8192,
                  kv_link="InfiniBand NDR (400 Gb/s)", layerwise=False, algorithm="ring"):

@@ -42,6 +42,10 @@ class MoEPanel(Panel):
     no overlap).
     """
 
+    #: Values the static book precomputes (the initial ones are always kept): 192 combinations.
+    static_grid = {"experts": (64, 256), "top_k": (2, 8), "tokens_per_gpu": (1024, 4096), "ep_degree": (8, 16, 64, 72),
+                   "skew": (0.0, 0.2, 1.0)}
+
     BASE_MODEL = "DeepSeek-V3"
     NETWORK = "InfiniBand NDR"
     #: y-axis top of the load chart, as a multiple of the even share [-].
