@@ -6,8 +6,7 @@ both directions added (200 GB/s per direction) instead of 900 GB/s; compute and
 memory are the H100's. DeepSeek trained DeepSeek-V3 on it, and DeepEP measured
 its all-to-all kernels on it.
 
-The variants are kept out of :data:`~interconnect_lab.catalog.GPUS` and
-:data:`~interconnect_lab.catalog.LINKS`, whose tables list *generations*: a
+The variants are kept out of ``catalog.GPUS`` and ``catalog.LINKS``, whose tables list *generations*: a
 variant is the same generation with fewer links. Look them up here.
 
 Examples
