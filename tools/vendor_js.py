@@ -68,6 +68,11 @@ PINS = {
         # The UMD bundle, for the precomputed panels (tools/sphinxext/static_panels.py).
         "4.6.1", "chartjs", ["dist/chart.umd.min.js", "LICENSE.md"], "MIT",
     ),
+    "reveal.js": (
+        # The slide decks (tools/build_slides.py): the core, its stylesheet and
+        # one theme (its fonts are inlined in the CSS).
+        "6.0.2", "reveal", ["dist/reveal.js", "dist/reveal.css", "dist/theme/white.css", "LICENSE"], "MIT",
+    ),
     "mathjax": (
         "3.2.2", "mathjax",
         # The combined TeX/MathML-to-HTML component, the TeX extensions it
