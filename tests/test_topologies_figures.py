@@ -88,3 +88,22 @@ def test_scale_up_panel_shows_the_model():
         panel.controls[control].value = value
         assert [r.all_reduce_s for r in panel.result] != before
     assert "Fastest" in panel.readout.value
+
+
+def test_topology_flow_plot_colours_by_family():
+    from interconnect_lab.fabric import dragonfly_network, permutation, simulate_direct, torus_network
+    from interconnect_lab.plotting.topologies import topology_flow_plot
+    from interconnect_lab.topology import torus
+    fly = dragonfly(1, 2, 1)
+    traffic = permutation(fly.hosts, 1.0, seed=0)
+    net = dragonfly_network(fly, link_capacity_bytes_per_s=1.0)
+    runs = {"dragonfly, minimal": simulate_direct(net, traffic), "dragonfly, Valiant": simulate_direct(net, traffic, "valiant"),
+            "torus, dimension order": simulate_direct(torus_network(torus((6,)), link_capacity_bytes_per_s=1.0), traffic)}
+    ax = topology_flow_plot(runs)
+    lines = ax.get_lines()
+    assert [line.get_linestyle() for line in lines] == ["-", "--", "-"]
+    assert lines[0].get_color() == lines[1].get_color() == FAMILY_COLORS["dragonfly"]
+    assert lines[2].get_color() == FAMILY_COLORS["torus"]
+    assert max(lines[1].get_xdata()) == pytest.approx(runs["dragonfly, Valiant"].completion_time_s * 1e3)
+    with pytest.raises(ValueError, match="at least one"):
+        topology_flow_plot({})

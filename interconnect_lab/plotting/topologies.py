@@ -4,7 +4,8 @@
 - :func:`dragonfly_plot` — a small dragonfly's groups, routers and global links;
 - :func:`scale_up_plot` — each scale-up fabric's bandwidth per accelerator and domain size,
   marked shipping or not;
-- :func:`fat_tree_reach_plot` — hosts in two and three tiers as a switch chip's ports are split.
+- :func:`fat_tree_reach_plot` — hosts in two and three tiers as a switch chip's ports are split;
+- :func:`topology_flow_plot` — flow completion times of one traffic pattern on several topologies.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ..units import GB_per_s, Gbit_per_s, us
 from .style import PALETTE, new_figure, styled
 
 __all__ = ["FAMILY_COLORS", "STATUS_HATCHES", "topology_comparison_plot", "dragonfly_plot", "scale_up_plot",
-           "fat_tree_reach_plot"]
+           "fat_tree_reach_plot", "topology_flow_plot"]
 
 #: One colour per topology family, shared by every figure of chapter 13.
 FAMILY_COLORS = {
@@ -198,4 +199,47 @@ def fat_tree_reach_plot(reaches, *, ax=None, title=None):
     ax.set_ylabel("hosts (one port each) [-]")
     ax.legend(loc="upper left", fontsize=9)
     ax.set_title(title or "Fat-tree reach of a switch chip as its ports are split", loc="left", fontsize=10)
+    return ax
+
+
+@styled
+def topology_flow_plot(results, *, ax=None, title=None):
+    """Flow completion times (a CDF per run), coloured by topology and dashed by routing.
+
+    Parameters
+    ----------
+    results : mapping of str to FlowResult
+        Label → result; a label starts with its family (``"fat tree, ECMP"``,
+        ``"dragonfly, Valiant"``, ``"torus, dimension order"``). The first run
+        of each family is drawn solid, the next dashed, then dotted.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = dict(results)
+    if not results:
+        raise ValueError("results must map at least one label to a FlowResult")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.6)
+    longest = max(r.completion_time_s for r in results.values())
+    seen = {}
+    for label, result in results.items():
+        family = next((f for f in FAMILY_COLORS if label.startswith(f)), None)
+        color = FAMILY_COLORS.get(family, PALETTE["grey"])
+        style = ("-", "--", ":")[min(seen.get(family, 0), 2)]
+        seen[family] = seen.get(family, 0) + 1
+        times = np.sort(result.completion_times_s[result.foreground]) / 1e-3
+        share = np.arange(1, times.size + 1) / times.size
+        ax.step(np.concatenate(([0.0], times)), np.concatenate(([0.0], share)), where="post", color=color,
+                linestyle=style, lw=2, label=f"{label} (last at {result.completion_time_s / 1e-3:.3g} ms)")
+    ax.set_xlim(0, 1.05 * longest / 1e-3)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("flow completion time [ms]")
+    ax.set_ylabel("share of flows finished [-]")
+    ax.legend(loc="lower right", fontsize=8)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10)
     return ax

@@ -67,10 +67,11 @@ _DE_SENSI = Source(
 )
 
 #: HPE Slingshot's largest dragonfly: terminals, routers per group and global ports per router
-#: of a 64-port Rosetta switch (p = 16, a = 32, h = 17), its port rate, and sources.
+#: of a 64-port Rosetta switch (p = 16, a = 32, h = 17), its port rate, the total one source
+#: states (which does not match its own group count), and sources.
 SLINGSHOT = MappingProxyType({
     "terminals_per_router": 16, "routers_per_group": 32, "global_links_per_router": 17,
-    "port_bytes_per_s": 200 * u.Gbit_per_s,
+    "port_bytes_per_s": 200 * u.Gbit_per_s, "lockwood_stated_endpoints": 278_528,
     "sources": (_LOCKWOOD_SLINGSHOT, _ALCF_AURORA, _DE_SENSI),
 })
 

@@ -56,10 +56,12 @@ _HPCWIRE = Source(
     note="'a total of 64 racks hosting 4,096 TPUs, plus 48 optical circuit switches connecting all racks'",
 )
 
-#: Google's TPU v4 supercomputer: the torus, its 4x4x4 cubes and sources (48 OCS is derived
-#: from the cube by :attr:`Torus.circuit_switches` and checked against the published count).
+#: Google's TPU v4 supercomputer: the torus, its 4x4x4 cubes, the published OCS count (derived
+#: from the cube by :attr:`Torus.circuit_switches` and checked against it), the OCS's published
+#: upper bounds on their share of system cost and power [-], and sources.
 TPU_V4 = MappingProxyType({
     "dimensions": (16, 16, 16), "cube": (4, 4, 4), "circuit_switches_published": 48,
+    "ocs_cost_share_below": 0.05, "ocs_power_share_below": 0.03,
     "sources": (_JOUPPI, _HPCWIRE),
 })
 
