@@ -163,7 +163,10 @@ class Resolver:
                     return f"`{body}`"
                 return explicit.group(1) if explicit else body
             return body
-        return re.sub(r"\{([\w:.-]+)\}`([^`]*)`", role, text)
+        text = re.sub(r"\{([\w:.-]+)\}`([^`]*)`", role, text)
+        # A reference that became "the figure" at the start of a sentence.
+        return re.sub(r"(^|[.!?]\s+)(the figure|another chapter)", lambda m: m.group(1) + m.group(2).capitalize(),
+                      text)
 
 
 def render(markdown: str, resolve: Resolver) -> str:

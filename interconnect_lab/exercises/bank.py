@@ -350,7 +350,7 @@ CH6 = [
             "How many bytes are in flight on an Ethernet 400G link (catalog rate) with a 10 µs round trip: "
             "the bandwidth-delay product?",
             lambda: catalog.link("Ethernet 400G").per_direction_bytes_per_s * 10 * u.us, unit="KiB",
-            scale=u.KiB, hint="Rate in bytes per second × round-trip time."),
+            scale=u.KiB, rtol=0.005, hint="Rate in bytes per second × round-trip time; a KiB is 1,024 bytes."),
     choice("ch6.q1", "Elephants and ECMP",
            "ECMP hashes each flow onto one path. With a few large flows, as in collectives, ...",
            ["the load spreads evenly anyway", "some links carry two or more flows while others idle",

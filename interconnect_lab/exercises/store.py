@@ -54,7 +54,7 @@ STORE = {
     'ch6.ex1': ('7586fc9d7b233187', '5e18b89f761d8e5de9899adfec213b1e'),
     'ch6.ex2': ('d14eb5b74afe244a', '7158bd5267e67499489e38c6468725b4'),
     'ch6.ex3': ('2696f390fff3da90', 'c1cfbf966081d05f524e6c9d0d098b0d'),
-    'ch6.ex4': ('2166c49d36af13b9', 'e9e49da378d2d27efed131a490f622d0'),
+    'ch6.ex4': ('2166c49d36af13b9', '10ae3278e145f829a08bbb5f789c7e36'),
     'ch6.q1': ('37c75703c203a413', 'e61894e0285d79d3a253ca29a261b042'),
     'ch6.q2': ('5b6598773a67234e', 'd787b9af37a2d05994c31ea6ccae0b2a'),
     'ch6.q3': ('b3ace8217eb6181e', '2419e03eaebb93bfa75f064387472204'),
