@@ -330,7 +330,10 @@ def network_parts(gpus, *, switch="Tomahawk 5", ways=1, switch_usd=None, prices=
 
     Prices come from ``prices``; a switch the price book does not price needs
     ``switch_usd`` (a what-if: the price of a new chip's switch is not public).
-    Every link is optical, with module ends as the price book's module (twin-port).
+    Every link is optical. Optics are the price book's module (an 800 Gb/s
+    twin-port module): two port ends per module for ports of half its rate or
+    less, otherwise whole modules per port end by rate (one per 800G port end,
+    two per 1.6T), an estimate for rates the book does not price.
 
     Parameters
     ----------
@@ -373,7 +376,12 @@ def network_parts(gpus, *, switch="Tomahawk 5", ways=1, switch_usd=None, prices=
     switch_usd = check_number("switch_usd", switch_usd, unit="USD", minimum=0)
     tree = fat_tree(gpus, switch=entry)
     module = transceiver(book.switch_transceiver.item)
-    modules = math.ceil((tree.switch_transceivers + tree.host_transceivers) / module.ports)
+    ends = tree.switch_transceivers + tree.host_transceivers
+    per_end = module.per_direction_bytes_per_s / module.ports
+    if entry.port_per_direction_bytes_per_s <= per_end * (1 + 1e-9):
+        modules = math.ceil(ends / module.ports)            # a twin-port module serves two slow ports
+    else:                                                   # a fast port needs whole modules' capacity
+        modules = ends * math.ceil(entry.port_per_direction_bytes_per_s / module.per_direction_bytes_per_s - 1e-9)
     power = None if entry.power_w is None else tree.switches * entry.power_w
     return NetworkParts(switch=entry.name, tree=tree, transceiver_modules=modules, switch_usd=switch_usd,
                         switches_usd=tree.switches * switch_usd, optics_usd=modules * book.switch_transceiver.usd,

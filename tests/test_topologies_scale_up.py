@@ -158,6 +158,12 @@ def test_network_parts_th5_against_th6():
     assert new.per_gpu_usd < old.per_gpu_usd
     priced = roadmap.network_parts(1024, switch="Tomahawk 5", ways=2)  # the Ethernet price book's switch
     assert priced.switch_usd == 200_000
+    # Optics: a twin-port 800G module serves two 400G port ends, or one 800G end; a 1.6T end needs two.
+    ends = lambda parts: parts.tree.switch_transceivers + parts.tree.host_transceivers  # noqa: E731
+    assert priced.transceiver_modules == ends(priced) // 2
+    assert old.transceiver_modules == ends(old)
+    fast = roadmap.network_parts(1024, switch="Tomahawk 6", switch_usd=1.0)
+    assert fast.transceiver_modules == 2 * ends(fast)
     with pytest.raises(ValueError, match="switch_usd is needed"):
         roadmap.network_parts(1024, switch="Tomahawk 6")
 
