@@ -11,19 +11,18 @@ catalog's ``measured_matmul_flop_per_s``):
   among a few tile shapes (:data:`TILES`), the one that wastes least.
 * **Wave quantization**: :math:`\\lceil m/T_m\\rceil\\lceil n/T_n\\rceil` tiles run
   in waves of one tile per SM; the last wave may leave SMs idle.
-* **The output write**: each output element takes :math:`2k` FLOPs in the
-  main loop and 2 bytes written to HBM at the end; a kernel that does not hide
-  the write behind the next tile's main loop loses
-  :math:`k / (k + R/B)` of its rate, where :math:`R/B` is the GPU's
-  FLOPs-per-byte balance (best matmul rate over HBM bandwidth). A small
-  :math:`k` (a thin GEMM, such as a tensor-parallel shard of a small model)
-  pays it most; :math:`k` in the tens of thousands hardly at all.
+* **Memory traffic**: the FLOPs take :math:`2mnk/R` at the best rate
+  :math:`R`; reading A and B and writing C, :math:`2(mk + kn + mn)` bytes,
+  takes that over the HBM bandwidth :math:`B`. Counted as not overlapped, a
+  GEMM with little work per byte (a thin one, :math:`n` or :math:`k` in the
+  hundreds, or a small one) loses most; the large square GEMM at which the
+  best rate is measured hardly loses at all.
 
 .. math::
 
     \\eta(m, n, k) = \\underbrace{\\frac{m n}{T_m T_n \\lceil m/T_m\\rceil \\lceil n/T_n\\rceil}}_{\\text{tiles}}
         \\;\\underbrace{\\frac{N_\\text{tiles}}{N_\\text{SM} \\lceil N_\\text{tiles}/N_\\text{SM}\\rceil}}_{\\text{waves}}
-        \\;\\underbrace{\\frac{k}{k + R/B}}_{\\text{output write}}
+        \\;\\underbrace{\\frac{1}{1 + \\frac{R}{B}\\,\\frac{2(mk + kn + mn)}{2mnk}}}_{\\text{memory traffic}}
 
 divided by the same product at the reference shape the best rate was
 measured at, so that :math:`\\eta = 1` there. The tile is NVIDIA's default
@@ -58,7 +57,7 @@ TILES = ((128, 256), (256, 128), (128, 128), (128, 64))
 #: measured: a large square GEMM.
 REFERENCE_SHAPE = (8192, 8192, 8192)
 
-_OUTPUT_BYTES = 2.0   # BF16 output element [B]
+_ELEMENT_BYTES = 2.0   # a BF16 element of A, B or C [B]
 
 
 def _shape_factor(m, n, k, sms, balance):
@@ -69,8 +68,10 @@ def _shape_factor(m, n, k, sms, balance):
         tile_use = m * n / (tiles * tm * tn)
         wave_use = 1.0 if sms is None else tiles / (sms * np.ceil(tiles / sms))
         best = np.maximum(best, tile_use * wave_use)
-    write = k / (k + balance * _OUTPUT_BYTES / 2.0)
-    return best * write
+    # Time 2mnk/R for the FLOPs plus (mk + kn + mn) elements through HBM at B, not overlapped:
+    # the share of the FLOP time is 1 / (1 + (R/B) (bytes per FLOP of this GEMM)).
+    bytes_per_flop = _ELEMENT_BYTES * (m * k + k * n + m * n) / (2.0 * m * n * k)
+    return best / (1.0 + balance * bytes_per_flop)
 
 
 def gemm_efficiency(gpu, m, n, k):
@@ -96,7 +97,7 @@ def gemm_efficiency(gpu, m, n, k):
     >>> round(gemm_efficiency(a100, 8192, 8192, 8192), 3)
     1.0
     >>> round(gemm_efficiency(a100, 16384, 2304, 288), 2)   # a thin shard: small k
-    0.69
+    0.68
     """
     m = check_number("m", m, unit="elements", minimum=1)
     n = check_number("n", n, unit="elements", minimum=1)

@@ -211,7 +211,7 @@ class Efficiencies:
         sustained load and gaps between kernels. The value is one number,
         chosen once against SC21 Table 1 and MegaScale Table 2 together (to
         0.01, the value with the smallest median error that keeps all 26 rows
-        within 10%; their mean error is then -1%) and then used for
+        within 10%; their mean error is then -2%) and then used for
         every case and every GPU; the fidelity table of chapter 8 replays
         every other published run with it. Measuring against each GPU's own
         best matmul, not its datasheet peak, carries the A100 calibration to
