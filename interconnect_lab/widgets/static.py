@@ -201,8 +201,8 @@ def _plain(text: str) -> str:
     if "$" not in text:
         return text
     superscripts = str.maketrans("0123456789-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻")
-    text = re.sub(r"\\mathdefault\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\^\{([^{}]*)\}", lambda m: m.group(1).translate(superscripts), text)
+    text = re.sub(r"\\mathdefault\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\^(\w)", lambda m: m.group(1).translate(superscripts), text)
     for tex, plain in ((r"\times", "×"), (r"\cdot", "·"), (r"\,", " "), (r"\mu", "µ"), (r"\alpha", "α"),
                        (r"\beta", "β"), (r"\div", "÷"), (r"\leq", "≤"), (r"\geq", "≥"), (r"\%", "%")):
@@ -353,11 +353,13 @@ def _ticks(axis, low, high):
     return [[_num(v), _plain(label)] for v, label in zip(locations, labels)]
 
 
-def _axes_item(ax, index):
+def _axes_item(ax, index, outer):
     x0, y0, width, height = ax.get_position().bounds
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
     legend = ax.get_legend()
     return {"k": "axes", "i": index, "box": [_num(x0), _num(y0), _num(width), _num(height)],
+            "outer": [_num(max(0.0, outer.x0)), _num(max(0.0, outer.y0)), _num(min(1.0, outer.x1)),
+                      _num(min(1.0, outer.y1))],
             "on": bool(ax.axison), "xs": ax.get_xscale(), "ys": ax.get_yscale(),
             "xl": [_num(min(xlim)), _num(max(xlim))], "yl": [_num(min(ylim)), _num(max(ylim))],
             "xinv": bool(xlim[0] > xlim[1]), "yinv": bool(ylim[0] > ylim[1]),
@@ -391,7 +393,8 @@ def figure_scene(figure, renderer, cache=None) -> list[dict]:
         key = ("axes", id(ax), *frame, ax.axison, ax.get_xscale(), ax.get_yscale(), ax.get_xlabel(),
                ax.get_ylabel(), tuple(ax.get_title(loc) for loc in ("left", "center", "right")),
                _legend_key(ax.get_legend()))
-        items.append(_cached(cache, key, lambda: _axes_item(ax, index)))
+        items.append(_cached(cache, key, lambda: _axes_item(ax, index, _cached(
+            cache, ("outer", id(ax), frame[0]), lambda: _outer(ax, renderer)))))
         artists = []
         for line in ax.get_lines():
             if line.get_visible():
@@ -424,6 +427,11 @@ def figure_scene(figure, renderer, cache=None) -> list[dict]:
                 item = dict(item, ax=index)
                 items.append(item)
     return items
+
+
+def _outer(ax, renderer):
+    """Where the axes with its labels and title lies in the figure (figure fractions; costly, so cached)."""
+    return ax.get_tightbbox(renderer).transformed(ax.figure.transFigure.inverted())
 
 
 def _legend_key(legend):

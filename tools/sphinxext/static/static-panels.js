@@ -223,9 +223,15 @@
     this.root.dataset.scene = String(this.sceneIndex);
   };
 
-  // Each axes gets the part of the figure around its matplotlib box, up to halfway to its
-  // neighbours: Chart.js lays out ticks and labels inside it.
-  function regions(boxes) {
+  // Each axes gets the part of the figure its matplotlib axes, ticks, labels and title take
+  // ("outer", figure fractions): Chart.js lays out ticks and labels inside it.
+  function regions(axes) {
+    var boxes = axes.map(function (a) { return a.box; });
+    if (axes.every(function (a) { return a.outer; })) {
+      return axes.map(function (a) {
+        return {left: a.outer[0], bottom: a.outer[1], right: a.outer[2], top: a.outer[3]};
+      });
+    }
     return boxes.map(function (b) {
       var r = {left: 0, right: 1, bottom: 0, top: 1};
       boxes.forEach(function (o) {
@@ -246,7 +252,7 @@
     var ptpx = Math.max(0.9, Math.min(1.6, width / (this.data.figure.width_in * 72)));
     var axes = items.filter(function (i) { return i.k === "axes"; });
     var fig = items.filter(function (i) { return i.k === "fig"; })[0];
-    var boxes = regions(axes.map(function (a) { return a.box; }));
+    var boxes = regions(axes);
     var seen = {};
     axes.forEach(function (a, n) {
       seen[a.i] = true;
