@@ -106,8 +106,8 @@ class DecodeAllReduce:
         One all-reduce: ``batch x hidden x bytes`` [B].
     all_reduces_per_token : int
         Two per layer (after attention, after the MLP) [-].
-    all_reduce : collectives.CollectiveResult
-        One all-reduce.
+    all_reduce : collectives.CollectiveResult or None
+        One all-reduce; None on one GPU, which needs none.
     """
 
     model: str
@@ -115,22 +115,27 @@ class DecodeAllReduce:
     batch: int
     message_bytes: float
     all_reduces_per_token: int
-    all_reduce: collectives.CollectiveResult
+    all_reduce: collectives.CollectiveResult | None
+
+    @property
+    def all_reduce_s(self) -> float:
+        """One all-reduce [s]; 0 on one GPU."""
+        return 0.0 if self.all_reduce is None else float(self.all_reduce.time_s)
 
     @property
     def per_layer_s(self) -> float:
         """Both all-reduces of one layer [s]."""
-        return 2 * float(self.all_reduce.time_s)
+        return 2 * self.all_reduce_s
 
     @property
     def per_token_s(self) -> float:
         """Every all-reduce of one decode step [s]."""
-        return self.all_reduces_per_token * float(self.all_reduce.time_s)
+        return self.all_reduces_per_token * self.all_reduce_s
 
     @property
     def latency_share(self) -> float:
         """Share of one all-reduce's time that does not depend on its size [-]."""
-        time = float(self.all_reduce.time_s)
+        time = self.all_reduce_s
         return float(self.all_reduce.latency_term_s) / time if time else 0.0
 
 
@@ -187,10 +192,9 @@ def tensor_parallel_decode_all_reduce(model, tensor_parallel, batch=1, *, scale_
     latencies = collectives.NCCL_LATENCIES[protocol]
     step = latencies.nvlink_step_latency_s if link.family == "NVLink" else latencies.network_step_latency_s
     size = batch * model.hidden_size * b
-    result = collectives.collective_performance(
-        "all_reduce", size, tp, params["bandwidth_bytes_per_s"], step,
-        algorithm if tp > 1 else "ring", base_latency_s=latencies.base_latency_s if tp > 1 else 0.0,
-        efficiency=params["efficiency"])
+    result = None if tp == 1 else collectives.collective_performance(
+        "all_reduce", size, tp, params["bandwidth_bytes_per_s"], step, algorithm,
+        base_latency_s=latencies.base_latency_s, efficiency=params["efficiency"])
     return DecodeAllReduce(model=model.name, tensor_parallel=tp, batch=batch, message_bytes=float(size),
                            all_reduces_per_token=2 * model.layers, all_reduce=result)
 
