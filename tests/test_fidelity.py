@@ -180,3 +180,47 @@ def test_dgx_a100_multi_node_all_reduce_reaches_what_nvidia_reports():
                                      network_bandwidth_bytes_per_s=hdr["bandwidth_bytes_per_s"],
                                      network_latency_s=hdr["latency_s"])
         assert r.bus_bandwidth_bytes_per_s == pytest.approx(DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, rel=0.10)
+
+
+# Settings a modern stack and an Ethernet fabric need -------------------------------------
+
+def _llama8b_step(software="Megatron-Core 2024", pod_gpus=None, oversubscription=1.0, **config):
+    cluster = tr.Cluster(name="RoCE H100", gpu="H100 SXM", gpus_per_node=8, scale_up_link="NVLink 4",
+                         scale_out_link="Ethernet 400G", nics_per_node=8, pod_gpus=pod_gpus,
+                         oversubscription=oversubscription)
+    settings = dict(global_batch_size=1024, tensor_parallel=8, zero_stage=1) | config
+    return tr.training_step(tr.transformer_model("Llama 3 8B"), cluster, tr.parallel_config(1024, **settings),
+                            software)
+
+
+def test_oversubscribed_pods_slow_data_parallel_rings_only_when_few_ranks_share_a_pod():
+    flat = _llama8b_step()
+    # 128 data-parallel ranks over 16 pods of 64 GPUs: 8 ranks per pod, more than the 1:7 ratio.
+    assert _llama8b_step(pod_gpus=64, oversubscription=7).data_parallel_s == pytest.approx(flat.data_parallel_s)
+    # Pods of 16 GPUs: 2 ranks per pod, so each pod's uplinks carry 1/2 of its rate against 1/7.
+    tight = _llama8b_step(pod_gpus=16, oversubscription=7)
+    assert tight.data_parallel_s + tight.data_parallel_hidden_s > flat.data_parallel_s + flat.data_parallel_hidden_s
+    with pytest.raises(ValueError, match="oversubscription"):
+        _llama8b_step(oversubscription=0.5)
+
+
+def test_fp8_gemms_run_faster_and_mfu_stays_against_the_bf16_peak():
+    bf16, fp8 = _llama8b_step(), _llama8b_step("Megatron-Core 2024 FP8")
+    assert fp8.compute_s < bf16.compute_s
+    assert fp8.peak_flop_per_s == bf16.peak_flop_per_s == catalog.gpu("H100 SXM").bf16_flop_per_s
+    a100 = tr.Cluster(name="A100", gpu="A100 SXM", gpus_per_node=8, scale_up_link="NVLink 3",
+                      scale_out_link="InfiniBand HDR", nics_per_node=8)
+    with pytest.raises(ValueError, match="FP8"):
+        tr.training_step("Llama 3 8B", a100, tr.parallel_config(8, global_batch_size=8),
+                         "Megatron-Core 2024 FP8")
+
+
+def test_all_gathered_context_parallelism_is_exposed():
+    import dataclasses
+    ring = tr.software("Megatron-Core 2024")
+    gathered = dataclasses.replace(ring, context_parallel_overlap=False)
+    long = dataclasses.replace(tr.transformer_model("Llama 3 8B"), sequence_length=65536)
+    cluster = tr.system_cluster("DGX H100")
+    config = tr.parallel_config(64, global_batch_size=8, context_parallel=8, tensor_parallel=8)
+    assert (tr.training_step(long, cluster, config, gathered).tensor_parallel_s
+            > tr.training_step(long, cluster, config, ring).tensor_parallel_s)

@@ -44,6 +44,10 @@ class PublishedRun:
         Catalog links inside and between nodes.
     nics_per_node : int
         Compute-fabric ports per node.
+    pod_gpus : int or None
+        GPUs under one full-bisection pod of the fabric (None: non-blocking throughout).
+    oversubscription : float
+        Downlink over uplink capacity above the pods [-].
     tensor_parallel, pipeline_parallel, context_parallel, interleave : int
         Degrees t, p, c and model chunks per stage v (data parallelism is derived).
     microbatch_size, global_batch_size : int
@@ -86,6 +90,8 @@ class PublishedRun:
     scale_up_link: str
     scale_out_link: str
     nics_per_node: int
+    pod_gpus: int | None = None
+    oversubscription: float = 1.0
     tensor_parallel: int = 1
     pipeline_parallel: int = 1
     context_parallel: int = 1
@@ -196,8 +202,8 @@ def _llama3(gpus, context_parallel, sequence_length, batch, mfu):
         label=f"Llama 3 405B, {gpus:,} x H100, {sequence_length // 1024}K", organisation="Meta",
         layers=126, hidden_size=16384, heads=128, kv_heads=8, ffn_hidden_size=53248, vocabulary_size=128256,
         sequence_length=sequence_length, gated_mlp=True, gpu="H100 SXM", gpus=gpus, gpus_per_node=8,
-        scale_up_link="NVLink 4", scale_out_link="Ethernet 400G", nics_per_node=8,
-        tensor_parallel=8, pipeline_parallel=16, context_parallel=context_parallel, interleave=4,
+        scale_up_link="NVLink 4", scale_out_link="Ethernet 400G", nics_per_node=8, pod_gpus=3072,
+        oversubscription=7.0, tensor_parallel=8, pipeline_parallel=16, context_parallel=context_parallel, interleave=4,
         microbatch_size=1, global_batch_size=batch, recompute="none", sequence_parallel=True, zero_stage=2,
         uneven_pipeline=True, software="Llama 3", metric="mfu", value=mfu, assumptions=_LLAMA3_ASSUMPTIONS,
         source=_LLAMA3_TABLE4)

@@ -61,7 +61,8 @@ def replay(run) -> TrainingStep:
         kv_heads=run.kv_heads, ffn_hidden_size=run.ffn_hidden_size)
     hardware = Cluster(name=run.label, gpu=run.gpu, gpus_per_node=run.gpus_per_node,
                        scale_up_link=run.scale_up_link, scale_out_link=run.scale_out_link,
-                       nics_per_node=run.nics_per_node, sources=(run.source,))
+                       nics_per_node=run.nics_per_node, pod_gpus=run.pod_gpus,
+                       oversubscription=run.oversubscription, sources=(run.source,))
     config = parallel_config(run.gpus, global_batch_size=run.global_batch_size,
                              tensor_parallel=run.tensor_parallel, pipeline_parallel=run.pipeline_parallel,
                              context_parallel=run.context_parallel, interleave=run.interleave,

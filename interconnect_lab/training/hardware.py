@@ -48,6 +48,16 @@ class Cluster:
         Compute-fabric ports per node.
     sources : tuple of Source
         Where the description comes from.
+    pod_gpus : int or None
+        GPUs under one part of the fabric with full bisection bandwidth (a
+        pod); None: the whole fabric is non-blocking. Meta's Llama 3 RoCE
+        cluster: 3,072-GPU pods.
+    oversubscription : float
+        Downlink over uplink capacity above the pods (Llama 3: 7 for 1:7) [-].
+        A ring over a data-parallel group with :math:`n_\\text{pod}` ranks in
+        each pod sends one flow out of the pod per group, so the pod's uplinks
+        carry :math:`1/n_\\text{pod}` of its GPUs' rate; the network level
+        slows by :math:`\\max(1, \\text{oversubscription}/n_\\text{pod})`.
     """
 
     name: str
@@ -57,6 +67,8 @@ class Cluster:
     scale_out_link: str
     nics_per_node: int
     sources: tuple[Source, ...] = ()
+    pod_gpus: int | None = None
+    oversubscription: float = 1.0
 
     def __post_init__(self):
         catalog.gpu(self.gpu)
@@ -64,6 +76,9 @@ class Cluster:
         catalog.link(self.scale_out_link)
         check_integer("Cluster.gpus_per_node", self.gpus_per_node, minimum=1)
         check_integer("Cluster.nics_per_node", self.nics_per_node, minimum=1)
+        if self.pod_gpus is not None:
+            check_integer("Cluster.pod_gpus", self.pod_gpus, minimum=self.gpus_per_node)
+        check_number("Cluster.oversubscription", self.oversubscription, minimum=1, maximum=1000)
         if catalog.link(self.scale_up_link).links_per_gpu is None:
             raise ValueError(f"Cluster.scale_up_link {self.scale_up_link!r} is not a GPU link "
                              "(its catalog entry has no links_per_gpu)")
@@ -91,6 +106,9 @@ class Cluster:
         port = catalog.link(self.scale_out_link).per_direction_bytes_per_s
         return self.nics_per_node * port / self.gpus_per_node
 
+
+#: Precisions the weight GEMMs can run in.
+GEMM_PRECISIONS = ("bf16", "fp8")
 
 FLASH_ATTENTION_2 = Source(
     title="T. Dao, FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning",
@@ -128,6 +146,16 @@ class Software:
         and probability tensors are never written to HBM. Off: they are
         written, soft-maxed, dropped out and read again (13 bytes per score
         per forward pass with dropout, 8 without).
+    gemm_precision : {"bf16", "fp8"}
+        Precision of the weight GEMMs (Transformer Engine's FP8 runs the
+        linear layers in FP8 and attention in BF16). FP8 GEMMs take the GPU's
+        dense FP8 peak at the same measured share of peak as BF16 (an
+        assumption: no best-shape FP8 measurement is in the catalog); MFU
+        stays relative to the BF16 peak, as NVIDIA and Meta report it.
+    context_parallel_overlap : bool
+        Context parallelism's key and value exchange runs under the attention
+        it feeds (ring attention). Off: all-gathered before attention and
+        exposed, as Llama 3 does it (§3.3.2).
     attention_kernel : str
         Which FlashAttention, a name from :data:`ATTENTION_KERNELS`: its
         published share of the GPU's peak caps the attention core's rate
@@ -172,6 +200,8 @@ class Software:
     name: str
     flash_attention: bool = False
     attention_kernel: str = "FlashAttention-2"
+    gemm_precision: str = "bf16"
+    context_parallel_overlap: bool = True
     fused_norm_activation: bool = False
     parallel_block: bool = False
     tensor_parallel_overlap: bool = False
@@ -187,6 +217,7 @@ class Software:
 
     def __post_init__(self):
         check_choice("Software.attention_kernel", self.attention_kernel, ATTENTION_KERNELS)
+        check_choice("Software.gemm_precision", self.gemm_precision, GEMM_PRECISIONS)
         check_integer("Software.gradient_bytes", self.gradient_bytes, minimum=1, maximum=8, unit="B")
         check_integer("Software.parameter_bytes", self.parameter_bytes, minimum=1, maximum=8, unit="B")
         if isinstance(self.sources, Source):

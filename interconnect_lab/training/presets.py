@@ -119,9 +119,10 @@ def _software():
                                  "backward prefetch, reduce-scatter after backward"),))
     llama3 = Software(
         name="Llama 3", flash_attention=True, fused_norm_activation=True, pipeline_parallel_overlap=True,
-        data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4,
+        data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4, context_parallel_overlap=False,
         sources=(LLAMA3.at("§3.3.2", note="asynchronous pipeline sends; FSDP of optimizer state and "
-                           "gradients overlapped with compute; attention kernel not stated"),))
+                           "gradients overlapped with compute; context parallelism all-gathers keys "
+                           "and values, its latency exposed; attention kernel not stated"),))
     megatron_core = Software(
         name="Megatron-Core 2024", flash_attention=True, attention_kernel="FlashAttention-3",
         fused_norm_activation=True, tensor_parallel_overlap=True, pipeline_parallel_overlap=True,
@@ -129,8 +130,11 @@ def _software():
         sources=(MEGATRON_CORE.at("README, training speed and scalability", note=(
             "Transformer Engine fused attention and kernels, tensor-parallel communication overlap, "
             "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),))
+    megatron_core_fp8 = dataclasses.replace(
+        megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
+        sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
     return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp, fsdp, llama3,
-                                                 megatron_core)})
+                                                 megatron_core, megatron_core_fp8)})
 
 
 #: Training stacks by name: the overlap switches each one sets.

@@ -73,30 +73,32 @@ def _alpha_beta(kind, ranks, ranks_per_node, scale_up_bytes_per_s, scale_out_byt
     return float(result.latency_term_s), float(result.bandwidth_term_s)
 
 
-def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_):
+def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_, network_slowdown=1.0):
     """Time of one collective of each group in an array of groups [s], vectorised.
 
     ``size_bytes`` is the message as nccl-tests counts it (the whole array for
     all-reduce, all-gather and reduce-scatter). Groups of one rank take no time.
     Times come from :func:`interconnect_lab.collectives.collective_performance`
     with its documented NCCL efficiencies and latencies, over the cluster's
-    scale-up link inside a node and each GPU's share of the NICs across nodes.
+    scale-up link inside a node and each GPU's share of the NICs across nodes,
+    divided by ``network_slowdown`` where the group crosses oversubscribed pods.
     """
-    size_bytes, ranks, ranks_per_node = np.broadcast_arrays(
-        np.asarray(size_bytes, float), np.asarray(ranks, int), np.asarray(ranks_per_node, int))
+    size_bytes, ranks, ranks_per_node, network_slowdown = np.broadcast_arrays(
+        np.asarray(size_bytes, float), np.asarray(ranks, int), np.asarray(ranks_per_node, int),
+        np.asarray(network_slowdown, float))
     up, out = cluster_.scale_up_bytes_per_s, cluster_.scale_out_bytes_per_s
     nvls = collectives.nvls_efficiency(cluster_.scale_up_link) if kind == "all_reduce" else None
     fixed = np.zeros(size_bytes.shape)
     per_byte = np.zeros(size_bytes.shape)
     nvls_fixed = np.full(size_bytes.shape, np.inf)
     nvls_per_byte = np.zeros(size_bytes.shape)
-    pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel()], axis=1)
+    pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel(), network_slowdown.ravel()], axis=1)
     unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
     inverse = inverse.reshape(size_bytes.shape)
-    for index, (n, g) in enumerate(unique):
+    for index, (n, g, slowdown) in enumerate(unique):
         if n <= 1:
             continue
-        a, b = _alpha_beta(kind, int(n), int(g), up, out)
+        a, b = _alpha_beta(kind, int(n), int(g), up, out / slowdown)
         chosen = inverse == index
         fixed[chosen] = a
         per_byte[chosen] = b
@@ -398,6 +400,16 @@ class _LayerTerms:
     context_parallel_exposed_s: float   # exposed context-parallel all-gathers [s]
 
 
+def _precision_speedup(software, gpu):
+    """How much faster the weight GEMMs run in the stack's precision than in BF16 [-]."""
+    if software.gemm_precision == "bf16":
+        return 1.0
+    if gpu.fp8_flop_per_s is None:
+        raise ValueError(f"software {software.name!r} runs its GEMMs in FP8, which the {gpu.name} does not "
+                         "support: choose a stack with gemm_precision='bf16'")
+    return gpu.fp8_flop_per_s / gpu.bf16_flop_per_s
+
+
 def _projection_gemm_s(model, gpu, gemm_rate, tokens, t):
     """Forward and backward time of a layer's four projection GEMMs on one GPU [s].
 
@@ -448,7 +460,8 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
             attention_rate = np.minimum(gemm_rate, share * cluster_.peak_flop_per_s)
     core_s = core_flops / attention_rate + core_bytes / hbm_rate
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
-    projection_forward_s, projection_backward_s = _projection_gemm_s(model, cluster_.gpu_spec, gemm_rate, tokens, t)
+    projection_forward_s, projection_backward_s = _projection_gemm_s(
+        model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t)
     forward_s = core_s + projection_forward_s + elementwise_s
     backward_s = 2 * (core_s + elementwise_s) + projection_backward_s
     recompute_s = {"full": forward_s, "selective": core_s, "none": 0.0}[recompute]
@@ -471,7 +484,10 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         tp_exposed = tp_comm
     kv_size = software.parameter_bytes * 2 * b * s * kv / t           # keys and values of the whole sequence
     cp_comm = passes * _collective_s("all_gather", kv_size, ci, np.maximum(node // ti, 1), cluster_)
-    cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)              # ring attention hides it under attention
+    if software.context_parallel_overlap:
+        cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)          # ring attention hides it under attention
+    else:
+        cp_exposed = cp_comm                                            # all-gathered before attention
     return _LayerTerms(tokens=tokens, projections=projections, logit_flops=logit_flops, compute_s=layer_s,
                        forward_s=forward_s, backward_s=backward_s, recompute_s=recompute_s,
                        gemm_s=layer_gemm_s, passes=passes, tensor_parallel_all_reduces=tp_ops,
@@ -548,12 +564,16 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     shard_per_node = np.minimum(ranks_per_node, shard)
     gradient_layer = layer_params * software.gradient_bytes
     weight_layer = layer_params * software.parameter_bytes
+    # Data-parallel groups are strided by t c (Megatron-LM's rank order): a group spans
+    # d t c GPUs, and where that is more than a pod its ring leaves each pod once.
+    pods = 1.0 if cluster_.pod_gpus is None else np.ceil(d * t * c / cluster_.pod_gpus)
+    slow = np.where(pods > 1, np.maximum(1.0, cluster_.oversubscription * pods / d), 1.0)
     if zero_stage == 0:
-        dp_comm = layers_l * _collective_s("all_reduce", gradient_layer, di, ranks_per_node, cluster_)
+        dp_comm = layers_l * _collective_s("all_reduce", gradient_layer, di, ranks_per_node, cluster_, slow)
         exposed_dp = exposed(dp_comm / layers_l, backward_window)
     elif zero_stage in (1, 2):
-        reduce = _collective_s("reduce_scatter", gradient_layer, di, ranks_per_node, cluster_)
-        gather = _collective_s("all_gather", weight_layer, di, ranks_per_node, cluster_)
+        reduce = _collective_s("reduce_scatter", gradient_layer, di, ranks_per_node, cluster_, slow)
+        gather = _collective_s("all_gather", weight_layer, di, ranks_per_node, cluster_, slow)
         dp_comm = layers_l * (reduce + gather)
         exposed_dp = exposed(reduce, backward_window) + exposed(gather, forward_window)
     else:
@@ -563,13 +583,13 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
         # data-parallel group (hybrid sharding), the shards' gradients are then
         # all-reduced across the replicas once per step.
         forward_gather = _collective_s("all_gather", weight_layer * (0.5 if software.quantized_weights else 1.0),
-                                       shard, shard_per_node, cluster_)
+                                       shard, shard_per_node, cluster_, slow)
         backward_ranks = np.minimum(shard, shard_per_node) if software.hierarchical_partition else shard
-        backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster_)
+        backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster_, slow)
         gradient_wire = layer_params * (0.5 if software.quantized_gradients else software.gradient_bytes)
-        reduce = _collective_s("reduce_scatter", gradient_wire, shard, shard_per_node, cluster_)
+        reduce = _collective_s("reduce_scatter", gradient_wire, shard, shard_per_node, cluster_, slow)
         across = _collective_s("all_reduce", gradient_layer / shard, replicas,
-                               np.maximum(ranks_per_node // shard, 1), cluster_)
+                               np.maximum(ranks_per_node // shard, 1), cluster_, slow)
         dp_comm = layers_l * (m * (forward_gather + backward_gather + reduce) + across)
         exposed_dp = (m * (exposed(forward_gather, forward_window)
                            + exposed(backward_gather + reduce, backward_window))
