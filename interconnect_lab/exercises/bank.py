@@ -15,7 +15,9 @@ their inputs (catalog entries, sizes, counts, assumptions) and never the answer.
 
 from __future__ import annotations
 
-from .. import catalog, collectives, energy, fabric, memory, rdma, reliability, silicon, topology, training
+from .. import (
+    catalog, collectives, energy, fabric, inference, memory, moe, rdma, reliability, silicon, topology, training,
+)
 from .. import units as u
 from .. import utilization
 from .core import Choice, Numeric
@@ -27,6 +29,7 @@ CHAPTERS = {
     1: "01_gpu_paradox", 2: "02_nvlink_nvswitch", 3: "03_pcie_cxl_memory", 4: "04_rdma_gpudirect",
     5: "05_infiniband_fat_trees", 6: "06_ultra_ethernet", 7: "07_collectives_nccl",
     8: "08_training_at_scale", 9: "09_stragglers_tail", 10: "10_power_optics_future",
+    11: "11_moe_all_to_all", 12: "12_inference_traffic", 13: "13_topologies",
 }
 
 
@@ -575,8 +578,152 @@ CH10 = [
             unit="pJ/bit", scale=u.pJ),
 ]
 
+# --- Chapter 11: mixture of experts and all-to-all -----------------------------------
+def _deepseek():
+    return moe.moe_model("DeepSeek-V3")
+
+
+CH11 = [
+    numeric("ch11.ex1", "How many GPUs a token visits",
+            "DeepSeek-V3 routes each token to its top-k of its routed experts (`moe.moe_model`). With the "
+            "experts spread evenly over 64 GPUs of expert parallelism and uniform routing, on how many "
+            "distinct GPUs does a token's set of experts lie, on average?",
+            lambda: moe.expected_ranks_per_token(_deepseek().experts, _deepseek().top_k, 64), unit="GPUs",
+            hint="One minus the chance that a GPU holds none of the token's experts, times the GPUs; "
+                 "`moe.expected_ranks_per_token`."),
+    numeric("ch11.ex2", "Bytes of one dispatch",
+            "One GPU holds 4,096 tokens of DeepSeek-V3 and dispatches them in FP8 (one byte per element) over "
+            "64-way expert parallelism, uniform routing, no deduplication. How many bytes does it send?",
+            lambda: moe.all_to_all_traffic(4096, _deepseek().hidden_size, _deepseek().top_k, 64,
+                                           bytes_per_element=1.0).sent_bytes, unit="MB", scale=u.MB,
+            hint="Tokens × copies sent to other GPUs × hidden size × bytes; `moe.all_to_all_traffic`."),
+    numeric("ch11.ex3", "FP8's scaling factors",
+            "FP8 dispatch carries one 4-byte scale per 128 elements of a token. How many bytes of scales "
+            "does one DeepSeek-V3 token carry?",
+            lambda: moe.fp8_scale_bytes(_deepseek().hidden_size), unit="bytes", exact=True,
+            hint="`moe.fp8_scale_bytes(hidden_size)`."),
+    numeric("ch11.ex4", "Senders at one receiver",
+            "In a flat all-to-all over 64 GPUs in nodes of 8, how many senders write to one GPU over the "
+            "network at the same moment?",
+            lambda: moe.incast_fan_in(64, 8), unit="senders", exact=True,
+            hint="Every GPU outside the receiver's node; `moe.incast_fan_in`."),
+    choice("ch11.q1", "All-to-all against all-reduce",
+           "What sets the all-to-all of an MoE layer apart from a data-parallel all-reduce?",
+           ["each GPU sends different data to each peer, and nothing is summed", "it moves fewer bytes, always",
+            "it runs once per step, after the backward pass"], "a"),
+    choice("ch11.q2", "Skewed routing",
+           "When some experts are far more popular than others, the dispatch takes as long as ...",
+           ["the average GPU's share", "the GPU holding the hottest experts", "the least loaded GPU"], "b"),
+    numeric("ch11.q3", "Hierarchical all-to-all",
+            "With the all-to-all made hierarchical (NVLink inside the node first), how many senders write to "
+            "one GPU over the network at once, 64 GPUs in nodes of 8?",
+            lambda: moe.incast_fan_in(64, 8, hierarchical=True), unit="senders", exact=True),
+    choice("ch11.q4", "GPU-initiated communication",
+           "What does GPU-initiated communication (as in DeepEP) save against a host-initiated NCCL call?",
+           ["the kernel launch and CPU round trip per transfer", "bytes on the wire", "HBM capacity"], "a"),
+    choice("ch11.q5", "Why a big NVLink domain helps MoE most",
+           "Why does a 72-GPU NVLink domain matter more for MoE than for dense models?",
+           ["more of the all-to-all stays on NVLink instead of the slower scale-out network",
+            "MoE needs more HBM per GPU", "MoE layers have no all-reduce"], "a"),
+]
+
+
+# --- Chapter 12: inference traffic ---------------------------------------------------
+def _decode():
+    return inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8)
+
+
+CH12 = [
+    numeric("ch12.ex1", "A prompt's KV cache",
+            "How large is the KV cache of a 4,096-token Llama 3 70B prompt in BF16, the bytes a "
+            "disaggregated deployment moves from prefill to decode (`inference.kv_transfer`)?",
+            lambda: inference.kv_transfer("Llama 3 70B", 4096).kv_bytes, unit="GiB", scale=u.GiB,
+            hint="Mind GiB against GB: papers often print one as the other."),
+    numeric("ch12.ex2", "Moving it over one port",
+            "How long does that transfer take from one sender over one InfiniBand NDR port, not layer by "
+            "layer?",
+            lambda: inference.kv_transfer("Llama 3 70B", 4096).total_s, unit="ms", scale=u.ms,
+            hint="`inference.kv_transfer(model, tokens, link=...)`."),
+    numeric("ch12.ex3", "All-reduces per token",
+            "Decoding Llama 3 70B with 8-way tensor parallelism, how many all-reduces does each generated "
+            "token take?",
+            lambda: _decode().all_reduces_per_token, unit="all-reduces", exact=True,
+            hint="Two per layer (after attention, after the MLP)."),
+    numeric("ch12.ex4", "Their time per token",
+            "At batch 1 over NVLink 4 with the ring, how long do those all-reduces take together per token?",
+            lambda: _decode().all_reduces_per_token * _decode().all_reduce.time_s, unit="ms", scale=u.ms,
+            hint="Count × one all-reduce's time; each is latency-bound."),
+    choice("ch12.q1", "Prefill and decode",
+           "Which is true of prefill against decode?",
+           ["prefill is compute-bound; decode reads all weights for few tokens and is memory- and "
+            "latency-bound", "both are compute-bound", "decode is compute-bound; prefill is memory-bound"],
+           "a"),
+    choice("ch12.q2", "What limits a decode all-reduce",
+           "At batch 1, what dominates one tensor-parallel all-reduce of decode?",
+           ["its latency term", "its bandwidth term"],
+           lambda: _pick(_decode().all_reduce.latency_term_s > _decode().all_reduce.bandwidth_term_s)),
+    choice("ch12.q3", "Disaggregated serving",
+           "What crosses the network between prefill and decode GPUs in disaggregated serving?",
+           ["the weights", "the gradients", "the prompt's KV cache"], "c"),
+    numeric("ch12.q4", "One all-reduce's message",
+            "How large is one of those all-reduce messages at batch 1 (one token's hidden vector in BF16)?",
+            lambda: _decode().message_bytes, unit="KiB", scale=u.KiB),
+    choice("ch12.q5", "Reading a paper's GB",
+           "A paper prints a KV cache's size in 'GB' that it computed in 2³⁰-byte units. Quoted in decimal "
+           "GB, the size is ...",
+           ["larger", "the same", "smaller"], "a",
+           hint="A GiB is about 7 % more than a GB."),
+]
+
+
+# --- Chapter 13: topologies beyond the fat tree --------------------------------------
+CH13 = [
+    numeric("ch13.ex1", "Slingshot at full size",
+            "How many endpoints does the largest dragonfly of HPE Slingshot's Rosetta routers connect "
+            "(`topology.SLINGSHOT`: terminals, routers per group, global links per router)?",
+            lambda: topology.dragonfly(topology.SLINGSHOT["terminals_per_router"],
+                                       topology.SLINGSHOT["routers_per_group"],
+                                       topology.SLINGSHOT["global_links_per_router"]).hosts,
+            unit="endpoints", exact=True, hint="a p (a h + 1); `topology.dragonfly(...).hosts`."),
+    numeric("ch13.ex2", "Groups of that dragonfly",
+            "How many groups does it have?",
+            lambda: topology.dragonfly(topology.SLINGSHOT["terminals_per_router"],
+                                       topology.SLINGSHOT["routers_per_group"],
+                                       topology.SLINGSHOT["global_links_per_router"]).groups,
+            unit="groups", exact=True, hint="Each group has a h global links, one to every other group."),
+    numeric("ch13.ex3", "TPU v4's torus",
+            "How many switch hops is the diameter of TPU v4's 3D torus (`topology.TPU_V4`)?",
+            lambda: topology.torus(topology.TPU_V4["dimensions"]).diameter_hops, unit="hops", exact=True,
+            hint="Half of each ring's length, summed over the dimensions."),
+    numeric("ch13.ex4", "Oversubscribed two tiers",
+            "How many hosts fit in a two-tier fat tree of 64-port switches at 3:1 oversubscription?",
+            lambda: topology.max_hosts(64, 2, oversubscription=3), unit="hosts", exact=True,
+            hint="`topology.max_hosts(radix, tiers, oversubscription=...)`."),
+    choice("ch13.q1", "Adversarial traffic on a dragonfly",
+           "Minimal routing on a dragonfly meets traffic where every group sends to the next one. What "
+           "helps?",
+           ["Valiant routing through a random intermediate group", "shorter cables", "more terminals "
+            "per router"], "a"),
+    choice("ch13.q2", "Rail-only",
+           "A rail-only network drops the spine between rails. Traffic from GPU k of one server to GPU j "
+           "(j ≠ k) of another must ...",
+           ["go through the CPU", "cross the server's NVLink to rail j first", "be dropped"], "b"),
+    choice("ch13.q3", "Optical circuit switches in TPU v4",
+           "What do TPU v4's optical circuit switches do?",
+           ["switch every packet", "add memory", "reconfigure which cubes connect, to build the torus a job "
+            "asks for and route around failures"], "c"),
+    numeric("ch13.q4", "Chips in the torus",
+            "How many chips does TPU v4's full torus hold?",
+            lambda: topology.torus(topology.TPU_V4["dimensions"]).chips, unit="chips", exact=True),
+    choice("ch13.q5", "What the fat tree costs at the top",
+           "In a three-tier non-blocking fat tree, the core tier ...",
+           ["is optional at any size", "carries the full bisection and takes a large share of switches and "
+            "optics", "only carries management traffic"], "b"),
+]
+
 #: Every checked exercise and quiz question, by key.
-EXERCISES = {spec.key: spec for spec in (*CH1, *CH2, *CH3, *CH4, *CH5, *CH6, *CH7, *CH8, *CH9, *CH10)}
+EXERCISES = {spec.key: spec for spec in (*CH1, *CH2, *CH3, *CH4, *CH5, *CH6, *CH7, *CH8, *CH9, *CH10,
+                                         *CH11, *CH12, *CH13)}
 
 
 def keys(chapter: str, kind: str | None = None) -> list[str]:
