@@ -123,4 +123,12 @@ STORE = {
     'ch13.q3': ('7592769456e1ce70', '6b566418134a18aa17d061328eb96ff9'),
     'ch13.q4': ('8f9178bd666d2a52', '73be4419f474487abef24b1803f148ff'),
     'ch13.q5': ('4db287109a88204c', '1b87c3c1f73905c4c5bce2cdff51177a'),
+    'ch14.ex1': ('82a8f49368666a27', '6a4c9f2e41c422a58c5783a00e78be9d'),
+    'ch14.ex2': ('3fb4990a58fba2da', 'a7387000955e6b8d5cc2a5c2b950cda8'),
+    'ch14.ex3': ('630f68c9b383b8b5', 'efed3f7d6c023b7487e3aa575de76bb2'),
+    'ch14.q1': ('7a7f8ecd084669e7', 'e63f8e05e63a7292f8598abae956fd20'),
+    'ch14.q2': ('fb1e930d1261b144', 'a2405d89975f1683a4ff5fe45942c900'),
+    'ch14.q3': ('a33bce6f3b83cf6c', '54fa8dc9880c4df2f48b91cc6c09c121'),
+    'ch14.q4': ('2ee40e4af2136c1a', '7c86351fe2eb54c70b89c844e5e4fe80'),
+    'ch14.q5': ('bdc33b368fe914b7', '45fab0a5365e719ff42c855a21d15551'),
 }
