@@ -37,7 +37,7 @@ class TopologyPanel(Panel):
     hosts : int
         Initial host count, one of :data:`HOST_COUNTS`.
     radix : int
-        Initial switch radix (32, 64 or 128) [ports].
+        Initial switch radix (64 or 128) [ports].
     """
 
     def __init__(self, *, hosts=4096, radix=64):
@@ -45,7 +45,8 @@ class TopologyPanel(Panel):
             "hosts": widgets.SelectionSlider(options=[(f"{n:,}", n) for n in HOST_COUNTS], value=hosts,
                                              description="hosts (one port each)", continuous_update=True,
                                              **_CONTROL),
-            "radix": widgets.Dropdown(options=[("32 ports", 32), ("64 ports", 64), ("128 ports", 128)],
+            # Every design must hold the largest host count: 64 ports reach 65,536 hosts in three tiers.
+            "radix": widgets.Dropdown(options=[("64 ports", 64), ("128 ports", 128)],
                                       value=radix, description="switch radix", **_CONTROL),
         }
         super().__init__(figure_size_in=(9.0, 3.4), subplots={"ncols": 3, "sharey": True})
