@@ -3,16 +3,34 @@
 Each check raises an error that names the parameter, the value received, its
 unit and the valid range, so a reader who mistypes a slider value learns how to
 fix it instead of meeting a NaN or a traceback from deep inside numpy.
+
+The policy every public model function follows:
+
+- numbers are finite and in their documented range (:func:`check_number`);
+  ``True`` is not a number and a list is not a scalar where a scalar is meant
+  (``scalar=True``);
+- counts are whole numbers of an integer type (:func:`check_integer`): not
+  ``True``, not ``8.0``, and at most :data:`MAX_COUNT` unless a smaller bound
+  is documented;
+- names are one of a listed set, with the closest valid names suggested
+  (:func:`check_choice`);
+- a result too large for a float is an error that names the inputs
+  (:func:`check_finite_result`), never ``inf`` or NaN.
 """
 
 from __future__ import annotations
 
+import difflib
 import numbers
 from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["check_number", "check_integer", "check_choice"]
+__all__ = ["check_number", "check_integer", "check_choice", "check_finite_result", "MAX_COUNT"]
+
+#: Largest count (ranks, GPUs, hosts, tokens, ...) a model accepts unless it documents a
+#: smaller bound: 2**53, the largest integer below which every integer is exactly a float.
+MAX_COUNT = 2 ** 53
 
 
 def _describe_range(minimum, maximum, min_inclusive, max_inclusive, unit):
@@ -29,7 +47,7 @@ def _describe_range(minimum, maximum, min_inclusive, max_inclusive, unit):
 
 
 def check_number(name, value, *, unit="", minimum=None, maximum=None,
-                 min_inclusive=True, max_inclusive=True):
+                 min_inclusive=True, max_inclusive=True, scalar=False):
     """Return ``value`` as a float (or float array) after checking it.
 
     Parameters
@@ -44,6 +62,8 @@ def check_number(name, value, *, unit="", minimum=None, maximum=None,
         Bounds of the valid range.
     min_inclusive, max_inclusive : bool
         Whether the bounds themselves are valid.
+    scalar : bool
+        Accept only a single number, not a list or an array.
 
     Returns
     -------
@@ -53,13 +73,32 @@ def check_number(name, value, *, unit="", minimum=None, maximum=None,
     Raises
     ------
     TypeError
-        If ``value`` is not a real number or an array of them.
+        If ``value`` is not a real number or an array of them (a single
+        number if ``scalar``).
     ValueError
         If any element is NaN, infinite or outside the range.
+
+    Examples
+    --------
+    >>> check_number("latency_s", 2e-6, unit="s", minimum=0)
+    2e-06
+    >>> check_number("latency_s", -1, unit="s", minimum=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: latency_s = -1 s is not valid: it must be >= 0 s
+    >>> check_number("flop_per_s", [1e15], unit="FLOP/s", minimum=0, scalar=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: flop_per_s must be a single real number (>= 0 FLOP/s), got [1000000000000000.0]
     """
     valid = _describe_range(minimum, maximum, min_inclusive, max_inclusive, unit)
     if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
         raise TypeError(f"{name} must be a real number ({valid}), got {value!r}")
+    if scalar and not isinstance(value, numbers.Real) and not (
+            isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf"):
+        raise TypeError(f"{name} must be a single real number ({valid}), got {value!r}")
+    if isinstance(value, np.ndarray) and value.dtype.kind == "b":
+        raise TypeError(f"{name} must be real numbers ({valid}), not booleans, got {value!r}")
     scalar = isinstance(value, numbers.Real)
     try:
         array = np.asarray(value, dtype=float)
@@ -87,24 +126,111 @@ def check_number(name, value, *, unit="", minimum=None, maximum=None,
 
 
 def check_integer(name, value, *, minimum=None, maximum=None, unit=""):
-    """Return ``value`` as an ``int`` after checking it is a whole number in range."""
-    valid = _describe_range(minimum, maximum, True, True, unit)
+    """Return ``value`` as an ``int`` after checking it is a whole number in range.
+
+    Counts are integers: ``True`` and ``8.0`` are refused (a ``TypeError``), so
+    a slip such as passing a flag or a rate where a count belongs is caught.
+    ``maximum`` defaults to :data:`MAX_COUNT`.
+
+    Examples
+    --------
+    >>> check_integer("n_ranks", 8, minimum=1)
+    8
+    >>> check_integer("n_ranks", True, minimum=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: n_ranks must be a whole number (an int, >= 1), got True
+    >>> check_integer("exponent", 0.0, minimum=0, maximum=31)
+    Traceback (most recent call last):
+    ...
+    TypeError: exponent must be a whole number (an int, in [0, 31]), got 0.0
+    """
+    if maximum is None:
+        maximum = MAX_COUNT
+    valid = _describe_range(minimum, maximum if maximum != MAX_COUNT else None, True, True, unit)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        if isinstance(value, numbers.Real) and float(value).is_integer():
-            value = int(value)
-        else:
-            raise TypeError(f"{name} must be a whole number ({valid}), got {value!r}")
+        kind = "an int" if valid == "finite" else f"an int, {valid}"
+        raise TypeError(f"{name} must be a whole number ({kind}), got {value!r}")
     value = int(value)
-    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+    if value > maximum and maximum == MAX_COUNT:
+        raise ValueError(f"{name} = {value} is not valid: it must be <= 2**53 = {MAX_COUNT}, "
+                         "the largest count a float holds exactly")
+    if (minimum is not None and value < minimum) or value > maximum:
         unit_text = f" {unit}" if unit else ""
         raise ValueError(f"{name} = {value}{unit_text} is not valid: it must be {valid}")
     return value
 
 
 def check_choice(name, value, choices: Iterable[str]):
-    """Return ``value`` if it is one of ``choices``; otherwise list the valid ones."""
+    """Return ``value`` if it is one of ``choices``; otherwise list the valid ones.
+
+    An unknown name is a ``ValueError`` that lists the valid names and then
+    suggests the closest ones (letter case and spaces ignored first, then
+    :func:`difflib.get_close_matches`).
+
+    Examples
+    --------
+    >>> check_choice("GPU name", "h100 sxm", ["A100 SXM", "H100 SXM", "H200 SXM"])
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown GPU name 'h100 sxm'; valid GPU names are: 'A100 SXM', 'H100 SXM', 'H200 SXM'; did you mean 'H100 SXM'?
+    """
     choices = list(choices)
-    if value not in choices:
+    try:
+        known = value in choices
+    except TypeError:  # an unhashable value against a mapping's keys
+        known = False
+    if not known:
         listed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"unknown {name} {value!r}; valid {name}s are: {listed}")
+        hint = ""
+        if isinstance(value, str):
+            close = _close_matches(value, [c for c in choices if isinstance(c, str)])
+            if close:
+                hint = f"; did you mean {' or '.join(map(repr, close))}?"
+        raise ValueError(f"unknown {name} {value!r}; valid {name}s are: {listed}{hint}")
     return value
+
+
+def _close_matches(value, choices):
+    """Up to three valid names closest to ``value``: same letters first, then difflib's ratio."""
+    folded = {c.casefold(): c for c in choices}
+    if value.casefold() in folded:
+        return [folded[value.casefold()]]
+    squeezed = {"".join(c.casefold().split()): c for c in choices}
+    key = "".join(value.casefold().split())
+    if key in squeezed:
+        return [squeezed[key]]
+    matches = difflib.get_close_matches(value.casefold(), list(folded), n=3, cutoff=0.6)
+    return [folded[m] for m in matches]
+
+
+def check_finite_result(name, value, *, unit="", **inputs):
+    """Return ``value`` if every element is finite; otherwise say which inputs overflow it.
+
+    Used where a formula's result can exceed the float range (about 1.8e308)
+    for finite but extreme inputs: the caller gets a ``ValueError`` that names
+    the result and the inputs instead of ``inf`` or NaN.
+
+    Examples
+    --------
+    >>> check_finite_result("time_s", 1e300 * 1e10, unit="s", size_bytes=1e300, bandwidth_bytes_per_s=1e-10)
+    Traceback (most recent call last):
+    ...
+    ValueError: time_s overflows (beyond 1.8e308 s) for size_bytes = 1e+300, bandwidth_bytes_per_s = 1e-10: use inputs of ordinary magnitude
+    """
+    with np.errstate(invalid="ignore"):
+        finite = bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
+    if not finite:
+        unit_text = f" {unit}" if unit else ""
+        shown = ", ".join(f"{key} = {_short(v)}" for key, v in inputs.items())
+        raise ValueError(f"{name} overflows (beyond 1.8e308{unit_text}) for {shown}: "
+                         "use inputs of ordinary magnitude")
+    return value
+
+
+def _short(value):
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return f"{value:g}"
+    if isinstance(value, np.ndarray) and value.size > 1:
+        return f"array from {np.min(value):g} to {np.max(value):g}"
+    return repr(value)

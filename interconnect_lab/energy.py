@@ -33,6 +33,15 @@ from dataclasses import dataclass
 
 from . import units as u
 from ._validation import check_number
+
+#: Documented upper bounds of the energy models' inputs, far above any real cluster, so that
+#: no result overflows: a terawatt [W], a thousand years, a PUE of 10 [-], 1e30 J and
+#: 1,000 USD per kWh.
+MAX_POWER_W = 1e12
+MAX_YEARS = 1000.0
+MAX_PUE = 10.0
+MAX_ENERGY_J = 1e30
+MAX_USD_PER_KWH = 1000.0
 from .cost import ClusterCost
 from .pricebook import ELECTRICITY_PRICE
 
@@ -51,11 +60,11 @@ def lifetime_energy_j(it_power_w, years, *, pue=1.0, load=1.0):
     Parameters
     ----------
     it_power_w : float or array_like
-        Rated IT power [W], >= 0.
+        Rated IT power [W], in [0, 1e12].
     years : float or array_like
-        Service life [year], >= 0 (Julian years of 365.25 days).
+        Service life [year], in [0, 1000] (Julian years of 365.25 days).
     pue : float or array_like
-        Power usage effectiveness, >= 1 [-].
+        Power usage effectiveness, in [1, 10] [-].
     load : float or array_like
         Average power over rated power, in [0, 1] [-].
 
@@ -70,9 +79,9 @@ def lifetime_energy_j(it_power_w, years, *, pue=1.0, load=1.0):
     >>> round(lifetime_energy_j(1 * u.MW, 1, pue=1.5) / u.GWh, 3)   # 1 MW for a year at PUE 1.5
     13.149
     """
-    it_power_w = check_number("it_power_w", it_power_w, unit="W", minimum=0)
-    years = check_number("years", years, unit="year", minimum=0)
-    pue = check_number("pue", pue, minimum=1)
+    it_power_w = check_number("it_power_w", it_power_w, unit="W", minimum=0, maximum=MAX_POWER_W)
+    years = check_number("years", years, unit="year", minimum=0, maximum=MAX_YEARS)
+    pue = check_number("pue", pue, minimum=1, maximum=MAX_PUE)
     load = check_number("load", load, minimum=0, maximum=1)
     return it_power_w * load * pue * years * u.year
 
@@ -83,9 +92,9 @@ def energy_cost_usd(energy_j, usd_per_kwh):
     Parameters
     ----------
     energy_j : float or array_like
-        Energy [J], >= 0.
+        Energy [J], in [0, 1e30].
     usd_per_kwh : float or array_like
-        Price of one kWh [USD/kWh], >= 0.
+        Price of one kWh [USD/kWh], in [0, 1000].
 
     Returns
     -------
@@ -98,8 +107,8 @@ def energy_cost_usd(energy_j, usd_per_kwh):
     >>> energy_cost_usd(1000 * u.kWh, 0.10)
     100.0
     """
-    energy_j = check_number("energy_j", energy_j, unit="J", minimum=0)
-    usd_per_kwh = check_number("usd_per_kwh", usd_per_kwh, unit="USD/kWh", minimum=0)
+    energy_j = check_number("energy_j", energy_j, unit="J", minimum=0, maximum=MAX_ENERGY_J)
+    usd_per_kwh = check_number("usd_per_kwh", usd_per_kwh, unit="USD/kWh", minimum=0, maximum=MAX_USD_PER_KWH)
     return energy_j / u.kWh * usd_per_kwh
 
 
@@ -115,9 +124,9 @@ def energy_per_bit_j(power_w, per_direction_bytes_per_s):
     Parameters
     ----------
     power_w : float or array_like
-        Power [W], >= 0.
+        Power [W], in [0, 1e12].
     per_direction_bytes_per_s : float or array_like
-        Data rate, one direction [B/s], > 0.
+        Data rate, one direction [B/s], >= 1.
 
     Returns
     -------
@@ -130,9 +139,8 @@ def energy_per_bit_j(power_w, per_direction_bytes_per_s):
     >>> round(energy_per_bit_j(17.0, 800 * u.Gbit_per_s) / u.pJ, 2)
     21.25
     """
-    power_w = check_number("power_w", power_w, unit="W", minimum=0)
-    rate = check_number("per_direction_bytes_per_s", per_direction_bytes_per_s, unit="B/s", minimum=0,
-                        min_inclusive=False)
+    power_w = check_number("power_w", power_w, unit="W", minimum=0, maximum=MAX_POWER_W)
+    rate = check_number("per_direction_bytes_per_s", per_direction_bytes_per_s, unit="B/s", minimum=1)
     return power_w / (rate / u.bit)
 
 
@@ -233,13 +241,13 @@ def energy_bill(cluster, *, years=5.0, pue=1.3, load=1.0, usd_per_kwh=None):
     cluster : ClusterCost
         From :func:`~interconnect_lab.cost.cluster_cost`.
     years : float
-        Service life [year], > 0.
+        Service life [year], in (0, 1000].
     pue : float
         Power usage effectiveness, in [1, 3] [-].
     load : float
         Average power over rated power, in (0, 1] [-].
     usd_per_kwh : float, optional
-        Electricity price [USD/kWh], >= 0; by default the central estimate of
+        Electricity price [USD/kWh], in [0, 1000]; by default the central estimate of
         :data:`~interconnect_lab.pricebook.ELECTRICITY_PRICE`.
 
     Returns
@@ -262,9 +270,10 @@ def energy_bill(cluster, *, years=5.0, pue=1.3, load=1.0, usd_per_kwh=None):
     """
     if not isinstance(cluster, ClusterCost):
         raise TypeError(f"cluster must be a ClusterCost from cost.cluster_cost, got {cluster!r}")
-    years = check_number("years", years, unit="year", minimum=0, min_inclusive=False)
-    pue = check_number("pue", pue, minimum=1, maximum=3)
-    load = check_number("load", load, minimum=0, maximum=1, min_inclusive=False)
+    years = check_number("years", years, unit="year", minimum=0, min_inclusive=False, maximum=MAX_YEARS,
+                         scalar=True)
+    pue = check_number("pue", pue, minimum=1, maximum=3, scalar=True)
+    load = check_number("load", load, minimum=0, maximum=1, min_inclusive=False, scalar=True)
     usd_per_kwh = ELECTRICITY_PRICE.usd if usd_per_kwh is None else check_number(
-        "usd_per_kwh", usd_per_kwh, unit="USD/kWh", minimum=0)
+        "usd_per_kwh", usd_per_kwh, unit="USD/kWh", minimum=0, maximum=MAX_USD_PER_KWH, scalar=True)
     return EnergyBill(cluster=cluster, years=years, pue=pue, load=load, usd_per_kwh=usd_per_kwh)

@@ -133,7 +133,7 @@ class TrainingState:
 def _parameters(model_or_parameters):
     if isinstance(model_or_parameters, training.TransformerModel):
         return training.parameter_count(model_or_parameters)
-    return check_number("parameters", model_or_parameters, minimum=0)
+    return check_number("model_or_parameters", model_or_parameters, minimum=0, maximum=1e16)
 
 
 def training_state(model_or_parameters, *, parameter_bytes=2.0, gradient_bytes=2.0,
@@ -152,11 +152,11 @@ def training_state(model_or_parameters, *, parameter_bytes=2.0, gradient_bytes=2
     ----------
     model_or_parameters : TransformerModel or float or array_like
         A model (its :func:`~interconnect_lab.training.parameter_count`) or a
-        parameter count [-].
+        parameter count [-], in [0, 1e16].
     parameter_bytes, gradient_bytes : float
-        Bytes per weight and per gradient [B].
+        Bytes per weight and per gradient [B], in [0, 64].
     optimizer_bytes : float, optional
-        Optimizer state per parameter [B]; by default
+        Optimizer state per parameter [B], in [0, 64]; by default
         ``DEFAULT_EFFICIENCIES.optimizer_state_bytes_per_parameter`` (12).
 
     Returns
@@ -175,9 +175,9 @@ def training_state(model_or_parameters, *, parameter_bytes=2.0, gradient_bytes=2
     parameters = _parameters(model_or_parameters)
     if optimizer_bytes is None:
         optimizer_bytes = training.DEFAULT_EFFICIENCIES.optimizer_state_bytes_per_parameter
-    parameter_bytes = check_number("parameter_bytes", parameter_bytes, unit="B", minimum=0)
-    gradient_bytes = check_number("gradient_bytes", gradient_bytes, unit="B", minimum=0)
-    optimizer_bytes = check_number("optimizer_bytes", optimizer_bytes, unit="B", minimum=0)
+    parameter_bytes = check_number("parameter_bytes", parameter_bytes, unit="B", minimum=0, maximum=64, scalar=True)
+    gradient_bytes = check_number("gradient_bytes", gradient_bytes, unit="B", minimum=0, maximum=64, scalar=True)
+    optimizer_bytes = check_number("optimizer_bytes", optimizer_bytes, unit="B", minimum=0, maximum=64, scalar=True)
     return TrainingState(weights_bytes=_as_output(np.multiply(parameters, parameter_bytes)),
                          gradients_bytes=_as_output(np.multiply(parameters, gradient_bytes)),
                          optimizer_bytes=_as_output(np.multiply(parameters, optimizer_bytes)))

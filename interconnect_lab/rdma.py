@@ -303,16 +303,16 @@ def host_transfer(size_bytes, stack, *, link_bytes_per_s, latency_s, efficiency=
     stack : str
         A name in :data:`STACKS`.
     link_bytes_per_s : float
-        Port rate B, one direction [B/s], > 0.
+        Port rate B, one direction [B/s], >= 1.
     latency_s : float
         Size-independent one-way latency :math:`t_0` [s], >= 0 (e.g. from :func:`host_latency`).
     efficiency : float
-        Usable share η of the port rate, in (0, 1] [-]; NCCL's 0.96 by default.
+        Usable share η of the port rate, in [0.001, 1] [-]; NCCL's 0.96 by default.
     core_bytes_per_s : float
-        What one CPU core moves through the kernel's TCP stack [B/s], > 0; by default
+        What one CPU core moves through the kernel's TCP stack [B/s], >= 1; by default
         the best case measured by Cai et al. (about 42 Gb/s, one long flow).
     cores_per_end : int
-        CPU cores working on the transfer at each end, >= 1 (kernel TCP only; one
+        CPU cores working on the transfer at each end, in [1, 1e6] (kernel TCP only; one
         TCP flow is processed by one core at the receiver).
 
     Returns
@@ -339,11 +339,11 @@ def host_transfer(size_bytes, stack, *, link_bytes_per_s, latency_s, efficiency=
     (2.085, 0.0)
     """
     check_choice("stack", stack, STACKS)
-    link = check_number("link_bytes_per_s", link_bytes_per_s, unit="B/s", minimum=0, min_inclusive=False)
-    latency = check_number("latency_s", latency_s, unit="s", minimum=0)
-    eta = check_number("efficiency", efficiency, minimum=0, maximum=1, min_inclusive=False)
-    core = check_number("core_bytes_per_s", core_bytes_per_s, unit="B/s", minimum=0, min_inclusive=False)
-    cores = check_integer("cores_per_end", cores_per_end, minimum=1)
+    link = check_number("link_bytes_per_s", link_bytes_per_s, unit="B/s", minimum=1, scalar=True)
+    latency = check_number("latency_s", latency_s, unit="s", minimum=0, scalar=True)
+    eta = check_number("efficiency", efficiency, minimum=1e-3, maximum=1, scalar=True)
+    core = check_number("core_bytes_per_s", core_bytes_per_s, unit="B/s", minimum=1, scalar=True)
+    cores = check_integer("cores_per_end", cores_per_end, minimum=1, maximum=10 ** 6)
     spec = STACKS[stack]
     port = eta * link
     if spec.cpu_copies_per_end:
@@ -380,11 +380,11 @@ def host_memory_traffic(bytes_per_byte, *, rate_bytes_per_s, nics=1, bidirection
     Parameters
     ----------
     bytes_per_byte : float
-        m [-], >= 0.
+        m [-], in [0, 100].
     rate_bytes_per_s : float
-        Rate of each port, one direction [B/s], >= 0.
+        Rate of each port, one direction [B/s], in [0, 1e18].
     nics : int
-        Ports N, >= 1.
+        Ports N, in [1, 1024].
     bidirectional : bool
         Each port sends and receives at that rate at once.
 
@@ -394,9 +394,9 @@ def host_memory_traffic(bytes_per_byte, *, rate_bytes_per_s, nics=1, bidirection
     >>> host_memory_traffic(3, rate_bytes_per_s=50 * u.GB_per_s, nics=8) / u.GB_per_s
     2400.0
     """
-    m = check_number("bytes_per_byte", bytes_per_byte, minimum=0)
-    rate = check_number("rate_bytes_per_s", rate_bytes_per_s, unit="B/s", minimum=0)
-    n = check_integer("nics", nics, minimum=1)
+    m = check_number("bytes_per_byte", bytes_per_byte, minimum=0, maximum=100)
+    rate = check_number("rate_bytes_per_s", rate_bytes_per_s, unit="B/s", minimum=0, maximum=1e18)
+    n = check_integer("nics", nics, minimum=1, maximum=1024)
     return m * n * rate * (2 if bidirectional else 1)
 
 

@@ -67,6 +67,9 @@ import numpy as np
 from . import units as u
 from ._validation import check_choice, check_number
 
+#: Longest time the failure models accept [s]: thirty million years.
+MAX_TIME_S = 1e15
+
 __all__ = [
     "CHECKPOINT_INTERVALS", "system_mtbf", "young_interval", "daly_interval", "optimal_checkpoint_interval",
     "effective_training_fraction", "CheckpointPlan", "checkpoint_plan",
@@ -87,7 +90,7 @@ def system_mtbf(components, component_mtbf_s):
     components : float or array_like
         Independent parts :math:`N` (GPUs, each with its share of the rest) [-], >= 1.
     component_mtbf_s : float or array_like
-        Mean time between failures of one part, :math:`m` [s], > 0.
+        Mean time between failures of one part, :math:`m` [s], in (0, 1e15].
 
     Returns
     -------
@@ -103,15 +106,22 @@ def system_mtbf(components, component_mtbf_s):
     >>> round(system_mtbf(16_384, 5 * 365 * u.day) / u.hour, 2)
     2.67
     """
-    components = check_number("components", components, minimum=1)
-    component_mtbf_s = check_number("component_mtbf_s", component_mtbf_s, unit="s", minimum=0,
-                                    min_inclusive=False)
-    return _output(component_mtbf_s / components)
+    components = check_number("components", components, minimum=1, maximum=2.0 ** 53)
+    component_mtbf_s = _time("component_mtbf_s", component_mtbf_s)
+    with np.errstate(under="ignore"):
+        return _output(check_number("the job's MTBF", component_mtbf_s / components, unit="s",
+                                    minimum=0, min_inclusive=False))
+
+
+def _time(name, value, *, zero=False, scalar=False):
+    """A time in (0, :data:`MAX_TIME_S`] [s], or [0, ...] where ``zero``."""
+    return check_number(name, value, unit="s", minimum=0, min_inclusive=zero, maximum=MAX_TIME_S,
+                        scalar=scalar)
 
 
 def _interval_inputs(checkpoint_s, mtbf_s):
-    checkpoint_s = check_number("checkpoint_s", checkpoint_s, unit="s", minimum=0, min_inclusive=False)
-    mtbf_s = check_number("mtbf_s", mtbf_s, unit="s", minimum=0, min_inclusive=False)
+    checkpoint_s = _time("checkpoint_s", checkpoint_s)
+    mtbf_s = _time("mtbf_s", mtbf_s)
     return np.broadcast_arrays(np.asarray(checkpoint_s, dtype=float), np.asarray(mtbf_s, dtype=float))
 
 
@@ -121,9 +131,9 @@ def young_interval(checkpoint_s, mtbf_s):
     Parameters
     ----------
     checkpoint_s : float or array_like
-        Time to write one checkpoint, :math:`\\delta` [s], > 0.
+        Time to write one checkpoint, :math:`\\delta` [s], in (0, 1e15].
     mtbf_s : float or array_like
-        Mean time between failures of the job, :math:`M` [s], > 0.
+        Mean time between failures of the job, :math:`M` [s], in (0, 1e15].
 
     Returns
     -------
@@ -141,7 +151,7 @@ def young_interval(checkpoint_s, mtbf_s):
     120.0
     """
     checkpoint_s, mtbf_s = _interval_inputs(checkpoint_s, mtbf_s)
-    return _output(np.sqrt(2 * checkpoint_s * mtbf_s))
+    return _output(np.sqrt(2 * checkpoint_s) * np.sqrt(mtbf_s))
 
 
 def daly_interval(checkpoint_s, mtbf_s):
@@ -156,9 +166,9 @@ def daly_interval(checkpoint_s, mtbf_s):
     Parameters
     ----------
     checkpoint_s : float or array_like
-        Time to write one checkpoint, :math:`\\delta` [s], > 0.
+        Time to write one checkpoint, :math:`\\delta` [s], in (0, 1e15].
     mtbf_s : float or array_like
-        Mean time between failures of the job, :math:`M` [s], > 0.
+        Mean time between failures of the job, :math:`M` [s], in (0, 1e15].
 
     Returns
     -------
@@ -178,8 +188,11 @@ def daly_interval(checkpoint_s, mtbf_s):
     117
     """
     checkpoint_s, mtbf_s = _interval_inputs(checkpoint_s, mtbf_s)
-    ratio = checkpoint_s / (2 * mtbf_s)
-    series = np.sqrt(2 * checkpoint_s * mtbf_s) * (1 + np.sqrt(ratio) / 3 + ratio / 9) - checkpoint_s
+    # With x = sqrt(delta / 2M) the series is sqrt(2 delta M) (1 - x/3)^2: the same
+    # polynomial, written so that rounding cannot make it negative.
+    with np.errstate(over="ignore"):
+        x = np.sqrt(checkpoint_s / (2 * mtbf_s))
+    series = np.sqrt(2 * checkpoint_s) * np.sqrt(mtbf_s) * (1 - np.minimum(x, 1) / 3) ** 2
     return _output(np.where(checkpoint_s < 2 * mtbf_s, series, mtbf_s))
 
 
@@ -196,9 +209,9 @@ def optimal_checkpoint_interval(checkpoint_s, mtbf_s, *, model="daly"):
     Parameters
     ----------
     checkpoint_s : float or array_like
-        Time to write one checkpoint [s], > 0.
+        Time to write one checkpoint [s], in (0, 1e15].
     mtbf_s : float or array_like
-        Mean time between failures of the job [s], > 0.
+        Mean time between failures of the job [s], in (0, 1e15].
     model : str
         A name in :data:`CHECKPOINT_INTERVALS`: ``"young"`` or ``"daly"``.
 
@@ -226,13 +239,13 @@ def effective_training_fraction(interval_s, checkpoint_s, mtbf_s, *, restart_s=0
     Parameters
     ----------
     interval_s : float or array_like
-        Work between checkpoints, :math:`\\tau` [s], > 0.
+        Work between checkpoints, :math:`\\tau` [s], in (0, 1e15].
     checkpoint_s : float or array_like
-        Time to write one checkpoint, :math:`\\delta` [s], >= 0.
+        Time to write one checkpoint, :math:`\\delta` [s], in [0, 1e15].
     mtbf_s : float or array_like
-        Mean time between failures of the job, :math:`M` [s], > 0.
+        Mean time between failures of the job, :math:`M` [s], in (0, 1e15].
     restart_s : float or array_like
-        Time from a failure to work resuming (detect, replace, reload), :math:`R` [s], >= 0.
+        Time from a failure to work resuming (detect, replace, reload), :math:`R` [s], in [0, 1e15].
 
     Returns
     -------
@@ -258,13 +271,18 @@ def effective_training_fraction(interval_s, checkpoint_s, mtbf_s, *, restart_s=0
     >>> round(effective_training_fraction(20 * 60, 60, 3 * 3600, restart_s=10 * 60), 3)
     0.849
     """
-    interval_s = check_number("interval_s", interval_s, unit="s", minimum=0, min_inclusive=False)
-    checkpoint_s = check_number("checkpoint_s", checkpoint_s, unit="s", minimum=0)
-    mtbf_s = check_number("mtbf_s", mtbf_s, unit="s", minimum=0, min_inclusive=False)
-    restart_s = check_number("restart_s", restart_s, unit="s", minimum=0)
-    with np.errstate(over="ignore"):
-        segment_s = mtbf_s * np.exp(restart_s / mtbf_s) * np.expm1((interval_s + checkpoint_s) / mtbf_s)
-        return _output(np.asarray(interval_s / segment_s, dtype=float))
+    interval_s = _time("interval_s", interval_s)
+    checkpoint_s = _time("checkpoint_s", checkpoint_s, zero=True)
+    mtbf_s = _time("mtbf_s", mtbf_s)
+    restart_s = _time("restart_s", restart_s, zero=True)
+    # tau / (M e^{R/M} (e^y - 1)) with y = (tau + delta)/M, as a product of factors in
+    # [0, 1] so that no step overflows: tau/(tau + delta) * y/(e^y - 1) * e^{-R/M}.
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        y = (interval_s + checkpoint_s) / mtbf_s
+        grown = np.expm1(y)
+        lost_to_failures = np.where(y == 0, 1.0, np.where(np.isfinite(grown), y / grown, 0.0))
+        eta = interval_s / (interval_s + checkpoint_s) * lost_to_failures * np.exp(-restart_s / mtbf_s)
+    return _output(np.asarray(eta, dtype=float))
 
 
 @dataclass(frozen=True)
@@ -321,17 +339,23 @@ def checkpoint_plan(gpus, gpu_mtbf_s, checkpoint_s, *, restart_s=0.0, model="dal
     gpus : int or array_like
         Job sizes [-], >= 1.
     gpu_mtbf_s : float
-        Mean time between failures of one GPU's share of the machine [s], > 0.
+        Mean time between failures of one GPU's share of the machine [s], in (0, 1e15].
     checkpoint_s : float
-        Time to write one checkpoint [s], > 0.
+        Time to write one checkpoint [s], in (0, 1e15].
     restart_s : float
-        Time from a failure to work resuming [s], >= 0.
+        Time from a failure to work resuming [s], in [0, 1e15].
     model : str
         A name in :data:`CHECKPOINT_INTERVALS`.
 
     Returns
     -------
     CheckpointPlan
+
+    Raises
+    ------
+    ValueError
+        For a value out of range, or a job that fails so often for its checkpoint
+        time that it never makes progress (effective fraction below 1e-308).
 
     Examples
     --------
@@ -340,14 +364,20 @@ def checkpoint_plan(gpus, gpu_mtbf_s, checkpoint_s, *, restart_s=0.0, model="dal
     >>> (plan.mtbf_s / u.hour).round(2).tolist(), plan.effective_fraction.round(3).tolist()
     ([43.8, 0.44], [0.969, 0.512])
     """
-    gpus = check_number("gpus", np.atleast_1d(np.asarray(gpus, dtype=float)), minimum=1)
-    gpu_mtbf_s = check_number("gpu_mtbf_s", gpu_mtbf_s, unit="s", minimum=0, min_inclusive=False)
-    checkpoint_s = check_number("checkpoint_s", checkpoint_s, unit="s", minimum=0, min_inclusive=False)
-    restart_s = check_number("restart_s", restart_s, unit="s", minimum=0)
+    gpus = np.atleast_1d(check_number("gpus", gpus, minimum=1, maximum=2.0 ** 53))
+    gpu_mtbf_s = _time("gpu_mtbf_s", gpu_mtbf_s, scalar=True)
+    checkpoint_s = _time("checkpoint_s", checkpoint_s, scalar=True)
+    restart_s = _time("restart_s", restart_s, zero=True, scalar=True)
     check_choice("checkpoint interval model", model, CHECKPOINT_INTERVALS)
     mtbf = np.atleast_1d(system_mtbf(gpus, gpu_mtbf_s))
     interval = np.atleast_1d(optimal_checkpoint_interval(checkpoint_s, mtbf, model=model))
     effective = np.atleast_1d(effective_training_fraction(interval, checkpoint_s, mtbf, restart_s=restart_s))
+    if np.any(effective == 0):
+        stuck = float(gpus[np.flatnonzero(effective == 0)[0]])
+        raise ValueError(
+            f"gpus = {stuck:g} with gpu_mtbf_s = {gpu_mtbf_s:g} s, checkpoint_s = {checkpoint_s:g} s and "
+            f"restart_s = {restart_s:g} s is not valid: the job fails hundreds of times per checkpoint "
+            "and never makes progress (effective training fraction below 1e-308)")
     return CheckpointPlan(gpus=gpus, gpu_mtbf_s=float(gpu_mtbf_s), checkpoint_s=float(checkpoint_s),
                           restart_s=float(restart_s), mtbf_s=mtbf, interval_s=interval,
                           effective_fraction=effective, model=model)

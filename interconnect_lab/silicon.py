@@ -91,6 +91,10 @@ def poisson_yield(defect_density_per_m2, area_m2):
     return float(result) if np.ndim(result) == 0 else result
 
 
+#: Most cores :func:`chip_yield` sums over: a hundred times a wafer-scale engine's.
+MAX_CORES = 10 ** 8
+
+
 def _binomial_cdf(k, n, p):
     """P[Binomial(n, p) <= k], summed in log space so that n in the millions is exact and fast."""
     if p <= 0.0 or k >= n:
@@ -122,7 +126,7 @@ def chip_yield(area_m2, defect_density_per_m2=DEFECT_DENSITY_5NM_PER_M2, *, core
     defect_density_per_m2 : float
         Defects per unit area [1/m^2], >= 0.
     cores : int
-        Identical cores, spares included, >= 1. One core and no spare is a chip that
+        Identical cores, spares included, in [1, 1e8]. One core and no spare is a chip that
         must be perfect.
     spare_cores : int
         Cores that may be bad, in [0, cores).
@@ -143,11 +147,12 @@ def chip_yield(area_m2, defect_density_per_m2=DEFECT_DENSITY_5NM_PER_M2, *, core
     >>> round(chip_yield(46_225 * mm2, cores=970_000, spare_cores=70_000), 6)
     1.0
     """
-    area = check_number("area_m2", area_m2, unit="m^2", minimum=0, min_inclusive=False)
-    density = check_number("defect_density_per_m2", defect_density_per_m2, unit="1/m^2", minimum=0)
-    cores = check_integer("cores", cores, minimum=1)
+    area = check_number("area_m2", area_m2, unit="m^2", minimum=0, min_inclusive=False, scalar=True)
+    density = check_number("defect_density_per_m2", defect_density_per_m2, unit="1/m^2", minimum=0,
+                           scalar=True)
+    cores = check_integer("cores", cores, minimum=1, maximum=MAX_CORES)
     spare_cores = check_integer("spare_cores", spare_cores, minimum=0, maximum=cores - 1)
-    critical = check_number("critical_fraction", critical_fraction, minimum=0, maximum=1)
+    critical = check_number("critical_fraction", critical_fraction, minimum=0, maximum=1, scalar=True)
     clean_critical = math.exp(-density * critical * area)
     core_area = (1 - critical) * area / cores
     core_bad = -math.expm1(-density * core_area)

@@ -38,6 +38,8 @@ import math
 
 import numpy as np
 
+from ._validation import check_integer, check_number
+
 __all__ = [
     # prefixes
     "kilo", "mega", "giga", "tera", "peta", "exa",
@@ -148,7 +150,7 @@ def per_direction(both_directions_value):
     Parameters
     ----------
     both_directions_value : float or array_like
-        Rate with both directions added [B/s].
+        Rate with both directions added [B/s], finite and >= 0.
 
     Returns
     -------
@@ -161,7 +163,7 @@ def per_direction(both_directions_value):
     >>> per_direction(900 * u.GB_per_s) / u.GB_per_s
     450.0
     """
-    return both_directions_value / 2
+    return check_number("both_directions_value", both_directions_value, unit="B/s", minimum=0) / 2
 
 
 def both_directions(per_direction_value):
@@ -170,7 +172,7 @@ def both_directions(per_direction_value):
     Parameters
     ----------
     per_direction_value : float or array_like
-        Rate in one direction [B/s].
+        Rate in one direction [B/s], in [0, 8.9e307] (twice it must be a float).
 
     Returns
     -------
@@ -183,7 +185,8 @@ def both_directions(per_direction_value):
     >>> both_directions(450 * u.GB_per_s) / u.TB_per_s
     0.9
     """
-    return 2 * per_direction_value
+    return 2 * check_number("per_direction_value", per_direction_value, unit="B/s", minimum=0,
+                            maximum=np.finfo(float).max / 2)
 
 
 # Formatters -----------------------------------------------------------------
@@ -203,6 +206,9 @@ def _scalar(value, name):
 
 
 def _with_prefix(value, unit, steps, digits):
+    digits = check_integer("digits", digits, minimum=1, maximum=17)
+    if not math.isfinite(value):
+        raise ValueError(f"the value to show in {unit} overflows a float (beyond 1.8e308)")
     magnitude = abs(value)
     for factor, prefix in steps:
         if magnitude >= factor:

@@ -40,7 +40,11 @@ def test_non_numbers_are_type_errors(bad):
 
 
 def test_integer_and_choice():
-    assert check_integer("n_ranks", 8.0, minimum=1) == 8
+    assert check_integer("n_ranks", 8, minimum=1) == 8
+    assert check_integer("n_ranks", np.int64(8), minimum=1) == 8
+    for not_a_count in (8.0, True, np.float64(8.0), "8", [8]):
+        with pytest.raises(TypeError, match="n_ranks must be a whole number"):
+            check_integer("n_ranks", not_a_count, minimum=1)
     with pytest.raises(ValueError, match=r"n_ranks = 0 is not valid: it must be >= 1"):
         check_integer("n_ranks", 0, minimum=1)
     with pytest.raises(TypeError, match="n_ranks"):

@@ -105,7 +105,15 @@ def nvls_efficiency(link_name):
     --------
     >>> nvls_efficiency("NVLink 4"), nvls_efficiency("NVLink 5"), nvls_efficiency("NVLink 3")
     (0.85, 0.74, None)
+
+    A name that is not a catalog link is an error, with the closest names suggested.
     """
+    from ..catalog import LINKS
+    from .._validation import check_choice
+
+    if not isinstance(link_name, str):
+        raise TypeError(f"link_name must be a catalog link name (a string), got {link_name!r}")
+    check_choice("link name", link_name, LINKS)
     return NVLS_EFFICIENCY.get(link_name)
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_integer, check_number
+from .._validation import check_choice, check_finite_result, check_integer, check_number
 from .defaults import BASE_LATENCY_S, COLLECTIVES, NETWORK_EFFICIENCY, NVLINK_EFFICIENCY
 from .algorithms import ALGORITHMS, _as_output, _check_algorithm, bus_bandwidth_factor
 
@@ -100,6 +101,11 @@ def _phases(collective, algorithm, n, hierarchy):
     return across("all_gather"), inner("all_gather")  # all_gather
 
 
+#: Smallest line rate and usable share the model accepts: below them a time overflows [B/s], [-].
+MIN_BANDWIDTH_BYTES_PER_S = 1.0
+MIN_EFFICIENCY = 1e-3
+
+
 def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm,
            base_latency_s, efficiency, algorithm_efficiency, ranks_per_node,
            network_bandwidth_bytes_per_s, network_latency_s, network_efficiency,
@@ -110,13 +116,13 @@ def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, al
     n = check_integer("n_ranks", n_ranks, minimum=1)
     size = check_number("size_bytes", size_bytes, unit="B", minimum=0)
     bandwidth = check_number("bandwidth_bytes_per_s", bandwidth_bytes_per_s, unit="B/s",
-                             minimum=0, min_inclusive=False)
+                             minimum=MIN_BANDWIDTH_BYTES_PER_S)
     latency = check_number("latency_s", latency_s, unit="s", minimum=0)
     base = check_number("base_latency_s", base_latency_s, unit="s", minimum=0)
-    eta = check_number("efficiency", efficiency, minimum=0, maximum=1, min_inclusive=False)
+    eta = check_number("efficiency", efficiency, minimum=MIN_EFFICIENCY, maximum=1)
     if algorithm_efficiency is not None:
         algorithm_efficiency = check_number("algorithm_efficiency", algorithm_efficiency,
-                                            minimum=0, maximum=1, min_inclusive=False)
+                                            minimum=MIN_EFFICIENCY, maximum=1, scalar=True)
 
     network_arguments = {
         "ranks_per_node": ranks_per_node,
@@ -147,10 +153,10 @@ def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, al
         hierarchy = (per_node, network_algorithm)
         network_bandwidth = check_number("network_bandwidth_bytes_per_s",
                                          network_bandwidth_bytes_per_s, unit="B/s",
-                                         minimum=0, min_inclusive=False)
+                                         minimum=MIN_BANDWIDTH_BYTES_PER_S)
         network_eta = check_number(
             "network_efficiency", NETWORK_EFFICIENCY if network_efficiency is None
-            else network_efficiency, minimum=0, maximum=1, min_inclusive=False)
+            else network_efficiency, minimum=MIN_EFFICIENCY, maximum=1)
         level_bandwidth.append(network_eta * network_bandwidth)
         level_latency.append(check_number("network_latency_s", network_latency_s, unit="s",
                                           minimum=0))
@@ -161,7 +167,8 @@ def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, al
                              f"not {algorithm!r}")
 
     phases = _phases(collective, algorithm, n, hierarchy)
-    latency_term = base + sum(phase.steps * level_latency[phase.level] for phase in phases)
+    with np.errstate(over="ignore", invalid="ignore"):
+        latency_term = base + sum(phase.steps * level_latency[phase.level] for phase in phases)
     # Each level's phases share that level's links; the levels are different links
     # (NVLink inside the node, the NICs across), and NCCL pipelines chunks through
     # them, so the slowest level sets the rate rather than the sum of the phases.
@@ -171,7 +178,9 @@ def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, al
         if algorithm_efficiency is not None and phase.level == 0:
             factor = algorithm_efficiency
         level_seconds_per_byte[phase.level] += phase.traffic / (factor * level_bandwidth[phase.level])
-    seconds_per_byte = max(level_seconds_per_byte)
+    seconds_per_byte = functools.reduce(np.maximum, level_seconds_per_byte)  # floats or arrays
+    check_finite_result("latency term", latency_term, unit="s", n_ranks=n, latency_s=latency_s,
+                        base_latency_s=base_latency_s)
     steps = sum(phase.steps for phase in phases)
     traffic = sum(phase.traffic for phase in phases)
     return size, n, latency_term, seconds_per_byte, steps, traffic
@@ -234,7 +243,7 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
     n_ranks : int
         Number of ranks n, >= 1.
     bandwidth_bytes_per_s : float or array_like
-        Line rate of one rank's link, one direction [B/s], > 0 (for NVLink, all of
+        Line rate of one rank's link, one direction [B/s], >= 1 B/s (for NVLink, all of
         a GPU's links together, e.g. ``catalog.link("NVLink 4").per_gpu_per_direction_bytes_per_s``).
         For ``"hierarchical"``: the link inside the node.
     latency_s : float or array_like
@@ -245,12 +254,12 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
     base_latency_s : float or array_like
         Fixed latency :math:`t_0` of one collective [s], >= 0; NCCL's 8.4 µs by default.
     efficiency : float or array_like
-        Share η of the line rate data can use, in (0, 1] [-];
+        Share η of the line rate data can use, in [0.001, 1] [-];
         :data:`NVLINK_EFFICIENCY` by default, pass :data:`NETWORK_EFFICIENCY` for a
         network port.
     algorithm_efficiency : float, optional
         Replaces the algorithm's factor :math:`\\eta_\\text{alg}` (on the first level)
-        in (0, 1] [-], e.g. 0.74 for NVLS on Blackwell.
+        in [0.001, 1] [-], e.g. 0.74 for NVLS on Blackwell.
     ranks_per_node : int, optional
         ``"hierarchical"`` only: ranks in one node; n_ranks must be a multiple.
     network_bandwidth_bytes_per_s : float or array_like, optional
@@ -273,8 +282,9 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
     ------
     ValueError
         For an unknown collective or algorithm (the message lists the valid
-        ones), an algorithm that does not implement the collective, or a value
-        out of range (the message names the parameter, its unit and the range).
+        ones), an algorithm that does not implement the collective, a value
+        out of range (the message names the parameter, its unit and the range),
+        or inputs so extreme that the time overflows a float (beyond 1.8e308 s).
 
     Notes
     -----
@@ -330,14 +340,20 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
         collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm,
         base_latency_s, efficiency, algorithm_efficiency, ranks_per_node,
         network_bandwidth_bytes_per_s, network_latency_s, network_efficiency, network_algorithm)
-    bandwidth_term = size * seconds_per_byte
-    time = latency_term + bandwidth_term
+    with np.errstate(over="ignore", invalid="ignore"):
+        bandwidth_term = size * seconds_per_byte
+        time = latency_term + bandwidth_term
+    check_finite_result("time_s", time, unit="s", size_bytes=size,
+                        bandwidth_bytes_per_s=bandwidth_bytes_per_s, latency_s=latency_s)
     if np.ndim(time):
         size, time, latency_term, bandwidth_term = (
             np.array(a) for a in np.broadcast_arrays(size, time, latency_term, bandwidth_term))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         algbw = np.where(time > 0, np.divide(size, np.where(time > 0, time, 1.0)),
                          np.where(size > 0, np.inf, 0.0))
+    # One rank with no launch latency takes no time: algbw is inf by definition, not by overflow.
+    check_finite_result("algorithm_bandwidth_bytes_per_s", np.where(time > 0, algbw, 0.0), unit="B/s",
+                        size_bytes=size, time_s=time)
     factor = bus_bandwidth_factor(collective, n)
     with np.errstate(invalid="ignore"):
         busbw = np.where(factor > 0, factor * algbw, 0.0)

@@ -355,15 +355,15 @@ def path_latency(switch_hops, *, software_s, nic_s, switch_latency_s, link_laten
     Parameters
     ----------
     switch_hops : int
-        Switches crossed, >= 0 (0: two hosts cabled back to back).
+        Switches crossed, in [0, 1000] (0: two hosts cabled back to back).
     software_s : float
-        Software time at both ends together, one trip [s], >= 0.
+        Software time at both ends together, one trip [s], in [0, 3600].
     nic_s : float
-        Adapter time at both ends together, one trip [s], >= 0.
+        Adapter time at both ends together, one trip [s], in [0, 3600].
     switch_latency_s : float
-        Port-to-port latency of one switch [s], >= 0.
+        Port-to-port latency of one switch [s], in [0, 3600].
     link_latency_s : float
-        Latency of one link (about 5 ns per metre of fibre) [s], >= 0.
+        Latency of one link (about 5 ns per metre of fibre) [s], in [0, 3600].
 
     Returns
     -------
@@ -379,11 +379,11 @@ def path_latency(switch_hops, *, software_s, nic_s, switch_latency_s, link_laten
     >>> round(rdma.total_s / u.us, 2), round(rdma.fabric_s / rdma.total_s, 3)
     (2.39, 0.163)
     """
-    switch_hops = check_integer("switch_hops", switch_hops, minimum=0)
-    software_s = check_number("software_s", software_s, unit="s", minimum=0)
-    nic_s = check_number("nic_s", nic_s, unit="s", minimum=0)
-    switch_latency_s = check_number("switch_latency_s", switch_latency_s, unit="s", minimum=0)
-    link_latency_s = check_number("link_latency_s", link_latency_s, unit="s", minimum=0)
+    switch_hops = check_integer("switch_hops", switch_hops, minimum=0, maximum=1000)
+    software_s = check_number("software_s", software_s, unit="s", minimum=0, maximum=3600)
+    nic_s = check_number("nic_s", nic_s, unit="s", minimum=0, maximum=3600)
+    switch_latency_s = check_number("switch_latency_s", switch_latency_s, unit="s", minimum=0, maximum=3600)
+    link_latency_s = check_number("link_latency_s", link_latency_s, unit="s", minimum=0, maximum=3600)
     return PathLatency(switch_hops=switch_hops, software_s=software_s, nic_s=nic_s,
                        switches_s=switch_hops * switch_latency_s,
                        links_s=(switch_hops + 1) * link_latency_s)

@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .._validation import check_choice, check_integer, check_number
+from .._validation import check_choice, check_finite_result, check_integer, check_number
 from ..sources import Source
 
 
@@ -347,13 +347,13 @@ def training_time_s(parameters, tokens, gpus, flop_per_s_per_gpu):
     Parameters
     ----------
     parameters : float or array_like
-        Model parameters P [-].
+        Model parameters P [-], in (0, 1e16].
     tokens : float or array_like
-        Training tokens T [token].
+        Training tokens T [token], in [0, 1e18].
     gpus : int or array_like
-        GPUs n [-].
+        GPUs n [-], in [1, 2**53].
     flop_per_s_per_gpu : float or array_like
-        Achieved FLOP/s per GPU X, counting recomputation [FLOP/s].
+        Achieved FLOP/s per GPU X, counting recomputation [FLOP/s], in (0, 1e21].
 
     Returns
     -------
@@ -372,9 +372,13 @@ def training_time_s(parameters, tokens, gpus, flop_per_s_per_gpu):
     >>> round(training_time_s(175e9, 300e9, 1024, 140e12) / u.day, 1)
     33.9
     """
-    parameters = check_number("parameters", parameters, minimum=0, min_inclusive=False)
-    tokens = check_number("tokens", tokens, unit="token", minimum=0)
-    gpus = check_number("gpus", gpus, minimum=1)
-    rate = check_number("flop_per_s_per_gpu", flop_per_s_per_gpu, unit="FLOP/s", minimum=0, min_inclusive=False)
-    result = 8 * tokens * parameters / (gpus * rate)
+    parameters = check_number("parameters", parameters, minimum=0, min_inclusive=False, maximum=1e16)
+    tokens = check_number("tokens", tokens, unit="token", minimum=0, maximum=1e18)
+    gpus = check_number("gpus", gpus, minimum=1, maximum=2.0 ** 53)
+    rate = check_number("flop_per_s_per_gpu", flop_per_s_per_gpu, unit="FLOP/s", minimum=0, min_inclusive=False,
+                        maximum=1e21)
+    with np.errstate(over="ignore"):
+        result = 8 * tokens * parameters / (gpus * rate)
+    check_finite_result("training time", result, unit="s", parameters=parameters, tokens=tokens,
+                        flop_per_s_per_gpu=rate)
     return float(result) if np.ndim(result) == 0 else result

@@ -1,0 +1,131 @@
+"""Regression tests for what hostile-input fuzzing found: each input once gave a warning,
+an internal exception, a negative time, NaN or inf; now it gives a finite answer or a
+ValueError/TypeError that names the parameter and the valid range."""
+
+import math
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+from interconnect_lab import catalog, collectives, energy, reliability, standards, topology, training, units
+
+
+@pytest.fixture(autouse=True)
+def warnings_are_errors():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def test_checkpoint_plan_of_a_hopeless_job_is_a_clear_error_not_a_division_by_zero():
+    # a million GPUs failing once a day each: a failure every 0.086 s against one-hour checkpoints
+    with pytest.raises(ValueError, match=r"gpus = 1e\+06 .* never makes progress"):
+        reliability.checkpoint_plan(1_000_000, 86_400, 3600)
+    # a failure every 0.86 s against 10-minute checkpoints: absurd but finite
+    plan = reliability.checkpoint_plan(100_000, 86_400, 600)
+    assert 0 < plan.effective_fraction[0] < 1e-300 and math.isfinite(plan.slowdown[0])
+
+
+def test_checkpoint_plan_of_an_ordinary_job_stays_finite():
+    plan = reliability.checkpoint_plan([1_000, 16_384, 100_000], 5 * 365 * 86_400, 60, restart_s=600)
+    assert np.all(np.isfinite(plan.slowdown)) and np.all((plan.effective_fraction > 0)
+                                                         & (plan.effective_fraction <= 1))
+
+
+def test_fat_tree_refuses_an_absurd_host_count_at_once():
+    for hosts in (10 ** 12, 2 ** 53):
+        started = time.perf_counter()
+        with pytest.raises(ValueError, match=f"hosts = {hosts} is not valid"):
+            topology.fat_tree(hosts, radix=64)
+        assert time.perf_counter() - started < 0.1
+    with pytest.raises(ValueError, match=r"hosts = 9007199254740993 is not valid: it must be <= 2\*\*53"):
+        topology.fat_tree(2 ** 53 + 1, radix=64)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: collectives.all_reduce_time(1e308, 8, 1.0, 1e-6, efficiency=0.001),
+    lambda: collectives.all_reduce_time(1e6, 8, 1e9, 1e308),
+    lambda: collectives.all_gather_time(1.7e308, 2 ** 40, 1.0, 0.0),
+    lambda: collectives.crossover_size("all_reduce", 8, 1e9, 1e308),
+    lambda: collectives.half_bandwidth_size("all_reduce", 8, 1e9, 1e308),
+])
+def test_collective_times_that_overflow_are_a_clear_error(call):
+    with pytest.raises(ValueError, match="overflows"):
+        call()
+
+
+def test_collective_rank_counts_beyond_a_float_are_refused_not_an_overflow_error():
+    with pytest.raises(ValueError, match=r"n_ranks = .* it must be <= 2\*\*53"):
+        collectives.all_reduce_time(1e6, 10 ** 30, 1e9, 1e-6)
+    with pytest.raises(ValueError, match=r"bandwidth_bytes_per_s = 1e-300 B/s is not valid: it must be >= 1 B/s"):
+        collectives.all_reduce_time(1e6, 8, 1e-300, 1e-6)
+
+
+def test_documented_infinities_remain():
+    assert collectives.crossover_size("all_reduce", 2, 450e9, 3.4e-6) == math.inf
+    assert collectives.half_bandwidth_size("all_reduce", 1, 450e9, 3.4e-6) == math.inf
+    assert standards.local_ack_timeout_s(0) == math.inf
+
+
+def test_training_time_is_never_nan():
+    with pytest.raises(ValueError, match="parameters = 1e\\+300 is not valid"):
+        training.training_time_s(1e300, 1e300, 1, 1e-300)
+    with pytest.raises(ValueError, match="flop_per_s_per_gpu = 1e\\+308"):
+        training.training_time_s(175e9, 300e9, 1024, 1e308)
+    assert training.training_time_s(175e9, 0, 1024, 140e12) == 0
+
+
+def test_energy_never_inf():
+    with pytest.raises(ValueError, match=r"it_power_w = 1e\+300 W is not valid: it must be in \[0, 1e\+12\] W"):
+        energy.lifetime_energy_j(1e300, 1e300)
+    with pytest.raises(ValueError, match=r"energy_j = 1e\+308 J is not valid"):
+        energy.energy_cost_usd(1e308, 1e10)
+    assert math.isfinite(energy.energy_cost_usd(energy.lifetime_energy_j(1e12, 1000, pue=10), 1000))
+
+
+@pytest.mark.parametrize(("checkpoint_s", "mtbf_s"), [(1e-300, 1e-300), (5e-324, 1e15), (1e15, 1e-300), (300, 86_400)])
+def test_daly_interval_is_positive(checkpoint_s, mtbf_s):
+    assert reliability.daly_interval(checkpoint_s, mtbf_s) > 0
+    assert reliability.young_interval(checkpoint_s, mtbf_s) > 0
+
+
+def test_daly_interval_still_reproduces_daly_fig_3():
+    assert round(reliability.daly_interval(5 * 60, 24 * 3600) / 60) == 117
+
+
+def test_per_direction_refuses_a_negative_bandwidth():
+    with pytest.raises(ValueError, match=r"both_directions_value = -900 B/s is not valid: it must be >= 0 B/s"):
+        units.per_direction(-900)
+    with pytest.raises(ValueError, match="per_direction_value"):
+        units.both_directions(1.7e308)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: collectives.all_reduce_time(1e6, True, 1e9, 1e-6), TypeError, "n_ranks must be a whole number"),
+    (lambda: collectives.all_reduce_time(1e6, 8.0, 1e9, 1e-6), TypeError, "n_ranks must be a whole number"),
+    (lambda: standards.local_ack_timeout_s(0.0), TypeError, "exponent must be a whole number"),
+    (lambda: standards.local_ack_timeout_s(False), TypeError, "exponent must be a whole number"),
+    (lambda: training.flops_per_token(training.transformer_model("GPT-3 175B"), recompute=[1]), ValueError,
+     "recompute"),
+    (lambda: collectives.collective_performance("all_reduce", 1e6, 8, 1e9, 1e-6, algorithm_efficiency=[0.5]),
+     TypeError, "algorithm_efficiency must be a single real number"),
+    (lambda: reliability.checkpoint_plan(1000, [1e8], 60), TypeError, "gpu_mtbf_s must be a single real number"),
+])
+def test_right_type(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize(("lookup", "typed", "meant"), [
+    (catalog.gpu, "h100 sxm", "H100 SXM"),
+    (catalog.gpu, "H100", "H100 SXM"),
+    (catalog.link, "nvlink 4", "NVLink 4"),
+    (catalog.switch, "Tomahawk5", "Tomahawk 5"),
+    (catalog.system, "dgx h100", "DGX H100"),
+    (training.transformer_model, "llama 3 70b", "Llama 3 70B"),
+])
+def test_catalog_lookups_suggest_the_close_match(lookup, typed, meant):
+    with pytest.raises(ValueError, match=f"did you mean '{meant}'"):
+        lookup(typed)
