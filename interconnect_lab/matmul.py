@@ -102,11 +102,15 @@ def gemm_efficiency(gpu, m, n, k):
     m = check_number("m", m, unit="elements", minimum=1)
     n = check_number("n", n, unit="elements", minimum=1)
     k = check_number("k", k, unit="elements", minimum=1)
+    result = _efficiency(gpu, np.asarray(m, float), np.asarray(n, float), np.asarray(k, float))
+    return float(result) if np.ndim(result) == 0 else result
+
+
+def _efficiency(gpu, m, n, k):
+    """:func:`gemm_efficiency` on arrays already checked (the training model's inner loop)."""
     sms = gpu.streaming_multiprocessors
     balance = _balance(gpu)
-    reference = _shape_factor(*REFERENCE_SHAPE, sms, balance)
-    result = _shape_factor(np.asarray(m, float), np.asarray(n, float), np.asarray(k, float), sms, balance) / reference
-    return float(result) if np.ndim(result) == 0 else result
+    return _shape_factor(m, n, k, sms, balance) / _shape_factor(*REFERENCE_SHAPE, sms, balance)
 
 
 def _balance(gpu):

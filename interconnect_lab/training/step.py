@@ -92,9 +92,14 @@ def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_, network_slo
     per_byte = np.zeros(size_bytes.shape)
     nvls_fixed = np.full(size_bytes.shape, np.inf)
     nvls_per_byte = np.zeros(size_bytes.shape)
-    pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel(), network_slowdown.ravel()], axis=1)
-    unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
-    inverse = inverse.reshape(size_bytes.shape)
+    if size_bytes.ndim == 0:               # one group: no need to find the distinct ones
+        unique = [(int(ranks), int(min(ranks_per_node, ranks)), float(network_slowdown))]
+        inverse = np.zeros((), dtype=int)
+    else:
+        pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel(), network_slowdown.ravel()],
+                         axis=1)
+        unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
+        inverse = inverse.reshape(size_bytes.shape)
     for index, (n, g, slowdown) in enumerate(unique):
         if n <= 1:
             continue
@@ -419,13 +424,20 @@ def _projection_gemm_s(model, gpu, gemm_rate, tokens, t):
     backward the data gradient (m × k × n) and the weight gradient (k × n × m).
     """
     h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
-    shapes = ((h + 2 * kv) / t, h), (h, h / t), ((model.mlp_matrices - 1) * f / t, h), (h, f / t)
-    forward = backward = 0.0
-    for n, k in shapes:
-        flops = 2 * tokens * n * k
-        forward = forward + flops / (gemm_rate * matmul.gemm_efficiency(gpu, tokens, n, k))
-        backward = backward + flops / (gemm_rate * matmul.gemm_efficiency(gpu, tokens, k, n)) \
-            + flops / (gemm_rate * matmul.gemm_efficiency(gpu, k, n, tokens))
+    t, tokens = np.broadcast_arrays(np.asarray(t, float), np.asarray(tokens, float))
+    # One row per GEMM: (columns n, inner dimension k), the tokens are the rows m.
+    n = np.stack([(h + 2 * kv) / t, np.full(t.shape, float(h)), (model.mlp_matrices - 1) * f / t,
+                  np.full(t.shape, float(h))])
+    k = np.stack([np.full(t.shape, float(h)), h / t, np.full(t.shape, float(h)), f / t])
+    m = np.broadcast_to(tokens, n.shape)
+    flops = 2 * m * n * k
+    # Forward m x n x k; backward the data gradient (m x k x n) and the weight gradient (k x n x m).
+    efficiency = matmul._efficiency(gpu, np.stack([m, m, k]), np.stack([n, k, n]), np.stack([k, n, m]))
+    seconds = flops / (gemm_rate * efficiency)
+    forward = seconds[0].sum(axis=0)
+    backward = (seconds[1] + seconds[2]).sum(axis=0)
+    if forward.ndim == 0:
+        return float(forward), float(backward)
     return forward, backward
 
 
