@@ -73,8 +73,8 @@ def practice_notebook(chapter: int) -> nbformat.NotebookNode:
            "with a hint.\n\n"
            "The answers are not on this page. The library computes them, and the page only holds a "
            "salted hash of each, so a check can say *right* without saying what is right. Give numbers "
-           "in the unit each question asks for; numbers within the stated tolerance (1 % unless a "
-           "question says otherwise) count as right."),
+           "in the unit each question asks for; numbers within the tolerance each question states count "
+           "as right."),
         code("from interconnect_lab.exercises import check"),
         md("## Checked exercises"),
     ]

@@ -163,7 +163,8 @@ class Prompt:
             lines += [""] + [f"- ({letter}) {option}" for letter, option in zip(spec.letters, spec.options)]
             lines += ["", f'Answer with a letter: `check("{spec.key}", "a")`.']
         else:
-            what = "an integer" if spec.exact else f"a number in **{spec.unit}**"
+            what = "an integer" if spec.exact else \
+                f"a number in **{spec.unit}** (within {_percent(spec.rtol)})"
             lines += ["", f"Answer with {what}: `check(\"{spec.key}\", your_answer)`."]
         return "\n".join(lines)
 
@@ -260,7 +261,8 @@ def judge(spec, stored: tuple[str, str], answer) -> Result:
             return Result(spec.key, "right", "Exactly.", spec.hint, prompt)
         return Result(spec.key, "wrong", "", spec.hint, prompt)
     if _matches(spec, stored, value):
-        return Result(spec.key, "right", f"Within {spec.rtol:.0%} of the library's answer.", spec.hint, prompt)
+        return Result(spec.key, "right", f"Within {_percent(spec.rtol)} of the library's answer.", spec.hint,
+                      prompt)
     if value != 0:
         # Same band first, then neighbours, so that of two nearby factors
         # (GiB against GB, MiB against MB) the closer one is named.
@@ -277,9 +279,14 @@ def judge(spec, stored: tuple[str, str], answer) -> Result:
         sign = "-" if value < 0 else "+"
         if any(digest(salt, spec.key, f"{sign}{b}") == expected for b in range(band - reach, band + reach + 1)):
             return Result(spec.key, "close",
-                          f"Within {CLOSE_FACTOR - 1:.0%} of the answer but not within {spec.rtol:.0%}: check "
+                          f"Within {_percent(CLOSE_FACTOR - 1)} of the answer but not within "
+                          f"{_percent(spec.rtol)}: check "
                           "the inputs you took from the catalog and any rounding on the way.", spec.hint, prompt)
     return Result(spec.key, "wrong", "", spec.hint, prompt)
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction * 100:g} %"
 
 
 def _factor_text(factor: float) -> str:
