@@ -32,58 +32,71 @@ Figures live in :mod:`interconnect_lab.plotting` and interactive panels in
 and ipywidgets, which the model does not).
 """
 
-from . import (
-    catalog, collectives, collectives_reference, cost, energy, fabric, memory, pricebook, published,
-    rdma, reliability, silicon, sources, standards, topology, training, units, utilization,
-)
-from . import exercises  # after the model modules: its answers call them
-from .collectives import (
-    CollectiveResult, algorithm_bandwidth, all_gather_time, all_reduce_time, bus_bandwidth,
-    collective_performance, collective_time, crossover_size, half_bandwidth_size,
-    reduce_scatter_time,
-)
-from .cost import ClusterCost, cluster_cost
-from .energy import EnergyBill, energy_bill
-from .memory import kv_cache_bytes, offload_step, training_state
-from .rdma import gpu_transfer, host_latency, host_transfer
-from .reliability import CheckpointPlan, checkpoint_plan, system_mtbf
-from .topology import (
-    FatTree, PathLatency, ScaleUpDomain, fat_tree, max_hosts, path_latency, scale_up_domain,
-)
-from .training import (
-    TensorParallelLayer, TrainingStep, TransformerModel, fidelity_table, memory_per_gpu, parallel_config,
-    parallel_sweep, system_cluster, tensor_parallel_layer, training_step, transformer_model,
-)
-from . import matmul
-from .matmul import gemm_efficiency, gemm_rate
-from .catalog import (
-    GPU, NIC, Link, MemoryTier, Switch, System,
-    gpu, hbm_tier, link, memory_tier, nic, switch, system,
-)
-from .sources import Source
-from . import inference, moe
-from .inference import ServingDeployment, kv_transfer, serving_deployment, tensor_parallel_decode_all_reduce
-from .moe import (
-    AllToAllTime, AllToAllTraffic, MoELayerStep, MoEModel, all_to_all_traffic, dispatch_and_combine,
-    expert_parallel_all_to_all, moe_layer_step, moe_model, routing_load,
-)
-from . import roadmap
-from .roadmap import scale_up_comparison, tensor_parallel_all_reduce_time
-from .topology import TopologySummary, direct_connect, dragonfly, rail_only, topology_comparison, torus
-from .catalog import ScaleUpFabric, scale_up_fabric
-from . import calibrate  # after the model modules: it fits them to measurements
-from .calibrate import (
-    CalibratedLink, calibrate_nccl_tests, calibrated_cluster, fit_collective, parse_nccl_tests,
-    parse_nvidia_smi_topo, parse_perftest,
-)
-from .utilization import (
-    StepTime,
-    ablation_gains,
-    compute_time,
-    hardware_flops_utilization,
-    model_flops_utilization,
-    step_time,
-)
+
+# Every submodule and re-exported name is imported when first used (PEP 562), so
+# ``import interconnect_lab`` costs a few milliseconds and ``from interconnect_lab
+# import catalog`` loads only the catalog and what it needs. To export a name, add
+# it to _EXPORTS under the submodule that defines it (and to __all__).
+
+import importlib as _importlib
+
+#: Submodules, imported on first use.
+_SUBMODULES = frozenset({
+    "calibrate", "catalog", "collectives", "collectives_reference", "cost", "energy", "exercises",
+    "fabric", "inference", "matmul", "memory", "moe", "pricebook", "published", "rdma",
+    "reliability", "roadmap", "silicon", "sources", "standards", "topology", "training", "units",
+    "utilization",
+})
+
+#: Names re-exported here, by the submodule that defines them, imported on first use.
+_EXPORTS = {
+    "collectives": ["CollectiveResult", "algorithm_bandwidth", "all_gather_time",
+                    "all_reduce_time", "bus_bandwidth", "collective_performance",
+                    "collective_time", "crossover_size", "half_bandwidth_size",
+                    "reduce_scatter_time"],
+    "cost": ["ClusterCost", "cluster_cost"],
+    "energy": ["EnergyBill", "energy_bill"],
+    "memory": ["kv_cache_bytes", "offload_step", "training_state"],
+    "rdma": ["gpu_transfer", "host_latency", "host_transfer"],
+    "reliability": ["CheckpointPlan", "checkpoint_plan", "system_mtbf"],
+    "topology": ["FatTree", "PathLatency", "ScaleUpDomain", "fat_tree", "max_hosts",
+                 "path_latency", "scale_up_domain", "TopologySummary", "direct_connect",
+                 "dragonfly", "rail_only", "topology_comparison", "torus"],
+    "training": ["TensorParallelLayer", "TrainingStep", "TransformerModel", "fidelity_table",
+                 "memory_per_gpu", "parallel_config", "parallel_sweep", "system_cluster",
+                 "tensor_parallel_layer", "training_step", "transformer_model"],
+    "matmul": ["gemm_efficiency", "gemm_rate"],
+    "catalog": ["GPU", "NIC", "Link", "MemoryTier", "Switch", "System", "gpu", "hbm_tier", "link",
+                "memory_tier", "nic", "switch", "system", "ScaleUpFabric", "scale_up_fabric"],
+    "sources": ["Source"],
+    "inference": ["ServingDeployment", "kv_transfer", "serving_deployment",
+                  "tensor_parallel_decode_all_reduce"],
+    "moe": ["AllToAllTime", "AllToAllTraffic", "MoELayerStep", "MoEModel", "all_to_all_traffic",
+            "dispatch_and_combine", "expert_parallel_all_to_all", "moe_layer_step", "moe_model",
+            "routing_load"],
+    "roadmap": ["scale_up_comparison", "tensor_parallel_all_reduce_time"],
+    "calibrate": ["CalibratedLink", "calibrate_nccl_tests", "calibrated_cluster", "fit_collective",
+                  "parse_nccl_tests", "parse_nvidia_smi_topo", "parse_perftest"],
+    "utilization": ["StepTime", "ablation_gains", "compute_time", "hardware_flops_utilization",
+                    "model_flops_utilization", "step_time"],
+}
+_ORIGIN = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name):
+    """Import a submodule or a re-exported name the first time it is used."""
+    if name in _SUBMODULES:
+        return _importlib.import_module(f".{name}", __name__)
+    if name in _ORIGIN:
+        value = getattr(_importlib.import_module(f".{_ORIGIN[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _SUBMODULES | set(_ORIGIN))
+
 
 __version__ = "0.1.0"
 

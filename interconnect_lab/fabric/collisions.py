@@ -88,10 +88,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._validation import check_integer
 from .network import Network
+
+stats = lazy_module("scipy.stats")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = ["CollisionExpectation", "ecmp_collisions", "max_load_cdf"]
 

@@ -46,13 +46,15 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
+from .._lazy import lazy_module
 from .._validation import check_choice, check_number
 from ..topology import Dragonfly, Torus
 from .routing import Routes
 from .simulation import simulate_routes
 from .traffic import Traffic
+
+sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = ["DirectNetwork", "dragonfly_network", "torus_network", "DIRECT_ROUTINGS", "direct_route",
            "simulate_direct"]

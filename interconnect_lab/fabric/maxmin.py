@@ -49,9 +49,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
+from .._lazy import lazy_module
 from .._validation import check_number
+
+sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = ["MaxMinRates", "max_min_rates", "incidence_matrix"]
 

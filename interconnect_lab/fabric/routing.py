@@ -39,11 +39,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
+from .._lazy import lazy_module
 from .._validation import check_choice
 from .network import Network
 from .traffic import Traffic
+
+sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = ["ROUTINGS", "Routes", "route", "explicit_routes"]
 

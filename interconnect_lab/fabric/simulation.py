@@ -27,12 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
+from .._lazy import lazy_module
 from .._validation import check_number
 from .maxmin import _TIE, _Incidence, _loads, _progressive_filling, _ranges, incidence_matrix
 from .routing import Routes, route
 from .traffic import Collective
+
+sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = [
     "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult",

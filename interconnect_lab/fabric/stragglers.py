@@ -46,12 +46,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._validation import check_choice, check_integer, check_number
 from .network import Network
 from .simulation import collective_time
 from .traffic import Collective
+
+stats = lazy_module("scipy.stats")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = [
     "JITTERS", "StepTimes", "step_times", "sample_step_times",
