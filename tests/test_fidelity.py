@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from interconnect_lab import catalog, collectives as c, matmul, training as tr
-from interconnect_lab.published import AZURE_A100_GEMM, DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S
+from interconnect_lab.published import AZURE_A100_GEMM, DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, TILELANG_H800_GEMM
 from interconnect_lab.published.training_runs import (
     BLOOM_176B, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_BENCHMARKS, TRAINING_RUNS, PublishedRun,
 )
@@ -118,6 +118,16 @@ def test_gemm_shape_follows_a_published_a100_sweep(gemm):
     model = (matmul.gemm_efficiency(a100, gemm.m, gemm.n, gemm.k)
              / matmul.gemm_efficiency(a100, LARGEST.m, LARGEST.n, LARGEST.k))
     assert model == pytest.approx(gemm.flop_per_s / LARGEST.flop_per_s, rel=0.12)
+
+
+@pytest.mark.parametrize("gemm", TILELANG_H800_GEMM, ids=lambda g: f"k={g.k}")
+def test_gemm_inner_dimension_follows_a_published_hopper_sweep(gemm):
+    # TileLang's 8192 x 8192 x K sweep on an H800 SXM (the H100's SMs and HBM), relative to
+    # its largest K: within 10% from K = 256 (half the rate) to K = 16,384.
+    h100 = catalog.gpu(gemm.gpu)
+    best = TILELANG_H800_GEMM[-1]
+    model = matmul.gemm_efficiency(h100, gemm.m, gemm.n, gemm.k) / matmul.gemm_efficiency(h100, best.m, best.n, best.k)
+    assert model == pytest.approx(gemm.flop_per_s / best.flop_per_s, rel=0.10)
 
 
 def test_a_thin_gemm_is_bound_by_its_memory_traffic():

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .. import units as u
 from ..sources import Source
 
-__all__ = ["GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE"]
+__all__ = ["GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE", "TILELANG_H800_GEMM", "TILELANG_H800_GEMM_SOURCE"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,3 +45,16 @@ AZURE_A100_GEMM: tuple[GemmMeasurement, ...] = tuple(
         (8192, 8192, 8192, 253.7), (16384, 16384, 16384, 256.5), (1024, 2145, 1024, 132.8),
         (6144, 12288, 12288, 250.8), (802816, 192, 768, 157.8),
     ))
+
+
+TILELANG_H800_GEMM_SOURCE = Source(
+    title="TileLang, FP16 matmul benchmark (8192 x 8192) on an H800 SXM (benchmark/matmul/README.md)",
+    year=2025, url="https://github.com/xwhzz/tilelang/blob/17bd0a6c651f599bec1397e0b91830c3ddc93076/benchmark/matmul/README.md",
+    locator="Results table",
+    note="M = N = 8192, K from 256 to 16,384, autotuned kernels; the H800 SXM has the H100 SXM's SMs and HBM3 "
+         "(its NVLink is narrower), so its GEMMs stand for the H100's")
+
+#: FP16 GEMMs of 8192 x 8192 x K on an H800 SXM (the H100's compute and memory), by K.
+TILELANG_H800_GEMM: tuple[GemmMeasurement, ...] = tuple(
+    GemmMeasurement(gpu="H100 SXM", m=8192, n=8192, k=k, flop_per_s=rate * u.TFLOP_per_s)
+    for k, rate in ((256, 386), (512, 520), (1024, 628), (2048, 705), (4096, 736), (8192, 758), (16384, 766)))
