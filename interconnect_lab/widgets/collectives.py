@@ -241,9 +241,9 @@ class CollectivePanel(_SweepPanel):
         The marked message size, one of the values of ``SIZE_OPTIONS`` [B].
     """
 
-    #: The rendered book's grid: three links, seven group sizes, eight message sizes.
-    static_grid = {"link": ("NVLink 4", "InfiniBand NDR", "Ethernet 400G"), "n_ranks": (2, 4, 8, 16, 64, 256, 1024),
-                   "size_bytes": tuple(2.0**k for k in (10, 14, 18, 20, 24, 28, 30, 33))}
+    #: The rendered book's grid: three links, three group sizes, five message sizes.
+    static_grid = {"link": ("NVLink 4", "InfiniBand NDR", "Ethernet 400G"), "n_ranks": (8, 64, 1024),
+                   "size_bytes": tuple(2.0**k for k in (10, 16, 20, 24, 30))}
 
     def __init__(self, *, link="InfiniBand NDR", collective="all_reduce", n_ranks=64, size_bytes=2.0**24):
         self.controls = {
@@ -310,9 +310,8 @@ class HierarchicalAllReducePanel(_SweepPanel):
     """
 
     #: The rendered book's grid: a few of each.
-    static_grid = {"nodes": (2, 8, 16, 64, 512), "gpus_per_node": (4, 8, 72), "scale_up": ("NVLink 4", "NVLink 5"),
-                   "network": ("InfiniBand NDR", "InfiniBand XDR", "Ethernet 400G"),
-                   "size_bytes": tuple(2.0**k for k in (20, 24, 28, 30, 33))}
+    static_grid = {"nodes": (2, 16, 512), "gpus_per_node": (8, 72), "scale_up": ("NVLink 4", "NVLink 5"),
+                   "network": ("InfiniBand NDR", "Ethernet 400G"), "size_bytes": tuple(2.0**k for k in (20, 24, 28, 33))}
 
     def __init__(self, *, nodes=16, gpus_per_node=8, scale_up="NVLink 4", network="InfiniBand NDR",
                  size_bytes=2.0**28):

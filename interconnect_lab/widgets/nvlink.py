@@ -81,8 +81,8 @@ class TensorParallelPanel(Panel):
         Initial training stack, ``"Megatron-LM SC21"`` or ``"MegaScale"``.
     """
 
-    #: The rendered book's grid: three GPUs of six.
-    static_grid = {"gpu": ("A100 SXM", "H100 SXM", "B200")}
+    #: The rendered book's grid: two GPUs of six, three NVLink generations of five.
+    static_grid = {"gpu": ("H100 SXM", "B200"), "link": ("NVLink 3", "NVLink 4", "NVLink 5")}
 
     #: Fixed limits of the per-layer time axis, wide enough for every choice [ms].
     TIME_LIMITS_MS = (0.03, 3000.0)

@@ -56,7 +56,7 @@ class PowerBillPanel(Panel):
     """
 
     #: The rendered book's grid for the three numeric sliders.
-    static_grid = {"years": (1, 3, 5, 8), "usd_per_kwh": (0.05, 0.09, 0.15, 0.2), "pue": (1.1, 1.3, 1.5)}
+    static_grid = {"years": (1, 5, 8), "usd_per_kwh": (0.05, 0.09, 0.15), "pue": (1.1, 1.3, 1.5)}
 
     POWER_LIMIT_W = 3_000.0
     MONEY_LIMIT_KUSD = 120.0

@@ -55,6 +55,9 @@ class GpuDirectPanel(Panel):
         Initial (GPUs sharing host memory, both directions), a value of :data:`LOADS`.
     """
 
+    #: The rendered book's grid: every other message size.
+    static_grid = {"size_bytes": SIZES[::2]}
+
     #: Fixed upper limit of the effective-bandwidth axis: the fastest NIC's usable rate, with room [B/s].
     BANDWIDTH_LIMIT_BYTES_PER_S = 1.15 * NETWORK_EFFICIENCY * max(n.per_direction_bytes_per_s
                                                                   for n in catalog.NICS.values())

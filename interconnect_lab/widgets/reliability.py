@@ -48,6 +48,9 @@ class CheckpointPanel(Panel):
         Initial time from a failure to training again, 1 to 30 minutes (see the options) [s].
     """
 
+    #: The rendered book's grid: three restart times.
+    static_grid = {"restart_s": (60.0, 600.0, 1800.0)}
+
     #: Job sizes of the curves [-].
     GRID = np.geomspace(1_000, 200_000, 61)
     #: Length of the example run without failures [day].

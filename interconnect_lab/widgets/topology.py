@@ -58,8 +58,8 @@ class FatTreePanel(Panel):
         Initially wire the 8 ports of each DGX H100 rail by rail.
     """
 
-    #: The rendered book's grid: four radices, two port rates.
-    static_grid = {"radix": (40, 64, 128, 144), "link": ("InfiniBand NDR", "InfiniBand XDR")}
+    #: The rendered book's grid: two radices, two port rates.
+    static_grid = {"radix": (64, 128), "link": ("InfiniBand NDR", "InfiniBand XDR")}
 
     X_LIMITS = (SIZE_GRID[0] / 1.2, SIZE_GRID[-1] * 1.2)
     Y_LIMITS = (0.8, 3e4)

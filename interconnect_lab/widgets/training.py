@@ -282,7 +282,7 @@ class PipelineSchedulePanel(Panel):
     """
 
     #: The rendered book's grid (each schedule is many bars).
-    static_grid = {"pipeline_parallel": (1, 2, 4, 8), "microbatches": (1, 2, 4, 8, 16, 32)}
+    static_grid = {"pipeline_parallel": (2, 4, 8), "microbatches": (1, 4, 8, 16, 32), "interleave": (1, 2, 4)}
 
     INTERLEAVES = (1, 2, 3, 4)
 
@@ -375,6 +375,9 @@ class ZeroPlusPlusPanel(Panel):
     quantized_weights, hierarchical_partition, quantized_gradients : bool
         Initial ZeRO++ techniques (qwZ, hpZ, qgZ).
     """
+
+    #: The rendered book's grid: two models, four network rates (each combination runs training steps).
+    static_grid = {"model": ("GPT-3 175B", "Llama 3 70B"), "network": (0, 2, 4, 6)}
 
     MODELS = ("GPT-3 175B", "Llama 2 70B", "Llama 3 70B", "Llama 3 8B")
     CLUSTER = "MegaScale"
