@@ -1,7 +1,7 @@
 """What the next fabrics change: scale-up domains, fat-tree reach and the parts count.
 
-The catalog records the new parts (:data:`interconnect_lab.catalog.SCALE_UP_FABRICS`,
-:data:`interconnect_lab.catalog.ETHERNET_ROADMAP`, the Tomahawk 6 and
+The catalog records the new parts (``catalog.SCALE_UP_FABRICS``,
+``catalog.ETHERNET_ROADMAP``, the Tomahawk 6 and
 Tomahawk Ultra switches). This module recomputes three of the book's numbers
 with them:
 
@@ -63,7 +63,7 @@ def tensor_parallel_all_reduce_time(fabric, message_bytes, group, *, ports_per_a
     Parameters
     ----------
     fabric : str or catalog.ScaleUpFabric
-        A name in :data:`~interconnect_lab.catalog.SCALE_UP_FABRICS` or an entry.
+        A name in ``catalog.SCALE_UP_FABRICS`` or an entry.
     message_bytes : float
         Bytes each accelerator contributes [B], > 0.
     group : int

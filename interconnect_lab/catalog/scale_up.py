@@ -2,13 +2,13 @@
 
 Two tables, both with sources:
 
-- :data:`SCALE_UP_FABRICS` — the fabrics that join accelerators into one
+- ``SCALE_UP_FABRICS`` — the fabrics that join accelerators into one
   memory-semantic domain: NVLink (shipping, NVIDIA's), NVLink Fusion (NVLink
   for other companies' chips, announced), AMD's Infinity Fabric (shipping),
   UALink (an open specification, no product shipping when it was
   published) and Broadcom's Scale-Up Ethernet on Tomahawk Ultra and
   Tomahawk 6 switches (shipping chips). :func:`scale_up_fabric` looks one up.
-- :data:`ETHERNET_ROADMAP` — what sets the numbers of the next fabrics:
+- ``ETHERNET_ROADMAP`` — what sets the numbers of the next fabrics:
   200 Gb/s-per-lane SerDes, the IEEE 802.3df (800GbE) and 802.3dj (1.6TbE)
   standards, and 102.4 Tb/s switch chips. :func:`roadmap_item` looks one up.
 
@@ -180,7 +180,7 @@ class ScaleUpFabric:
     openness : {"proprietary", "licensed", "open standard"}
         Who may build it: one vendor; others under the vendor's licence; anyone.
     status : str
-        One of :data:`STATUSES`.
+        One of ``STATUSES``.
     status_date : str
         When it reached that status (ISO, at the source's precision).
     topology : {"switched", "full mesh"}
@@ -238,7 +238,7 @@ class ScaleUpFabric:
 
     @property
     def year(self) -> int:
-        """Year of :attr:`status_date`."""
+        """Year of ``status_date``."""
         return int(self.status_date[:4])
 
     @property
@@ -335,7 +335,7 @@ class RoadmapItem:
     name : str
     kind : {"SerDes", "Ethernet standard", "switch chip"}
     status : str
-        One of :data:`STATUSES`.
+        One of ``STATUSES``.
     status_date : str
         When it reached that status, or for ``"in development"`` the date its
         timeline gives for completion (ISO).
@@ -368,7 +368,7 @@ class RoadmapItem:
 
     @property
     def year(self) -> int:
-        """Year of :attr:`status_date`."""
+        """Year of ``status_date``."""
         return int(self.status_date[:4])
 
     @property

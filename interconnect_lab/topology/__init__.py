@@ -57,6 +57,16 @@ end. Transceivers are counted per *port end*; a twin-port module that serves
 two switch ports counts as two (:mod:`interconnect_lab.pricebook` converts
 port ends into modules).
 
+Beyond the fat tree
+-------------------
+:func:`rail_only` and :func:`direct_connect` drop a fat tree's top tier (one
+separate tree per rail; pods joined block to block, Jupiter-style);
+:func:`dragonfly` builds HPE Slingshot's kind of network and :func:`torus`
+TPU-style tori with optical circuit switches. Every design condenses to a
+:class:`TopologySummary` (hosts, switches, links, hops, bisection, failure
+exposure), and :func:`topology_comparison` puts them side by side with the
+network's cost per host port.
+
 References
 ----------
 M. Al-Fares, A. Loukissas, A. Vahdat, "A Scalable, Commodity Data Center

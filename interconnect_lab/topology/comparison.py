@@ -113,7 +113,7 @@ class TopologyComparison:
         return tuple(s.name for s in self.summaries)
 
     def rows(self):
-        """The table as a list of tuples, one per topology, in :data:`COMPARISON_COLUMNS` order."""
+        """The table as a list of tuples, one per topology, in ``COMPARISON_COLUMNS`` order."""
         return [(s.name, s.hosts, s.switches, s.links, s.diameter_hops, s.bisection_ratio, cost,
                  s.hosts_cut_by_switch, s.worst_link_loss)
                 for s, cost in zip(self.summaries, self.cost_per_host_usd)]

@@ -16,7 +16,7 @@ balance the network with :math:`a = 2p = 2h`.
 
 HPE Slingshot (Cray EX systems such as Frontier) is a dragonfly of Rosetta
 switches with 64 ports of 200 Gb/s: 16 to endpoints, 31 local, 17 global,
-32 switches per group; :data:`SLINGSHOT` holds that wiring and its sources.
+32 switches per group; ``SLINGSHOT`` holds that wiring and its sources.
 
 Wiring of the global links (used by the flow simulator): group *i*'s global
 ports are numbered :math:`q = r h + s` (router *r*, port *s*). With

@@ -177,7 +177,7 @@ class FatTree:
         return self.bisection_ports * self.port_bytes_per_s
 
     def switch_hops(self, where):
-        """Switches crossed between two hosts, by where they sit (see :data:`PATHS`).
+        """Switches crossed between two hosts, by where they sit (see ``topology.PATHS``).
 
         ``"same leaf"`` (1), ``"same pod"`` (3; in a 2-tier tree, any two
         leaves) or ``"across core"`` (5; 3 tiers only). In a rail-optimized tree

@@ -165,7 +165,7 @@ NVLINK_DOMAIN_WIRING = MappingProxyType({
 
 
 def nvlink_domain(system):
-    """The NVSwitch domain of a catalog system, wired as :data:`NVLINK_DOMAIN_WIRING` says.
+    """The NVSwitch domain of a catalog system, wired as ``topology.NVLINK_DOMAIN_WIRING`` says.
 
     Parameters
     ----------

@@ -19,7 +19,7 @@ switches (OCS), which can join any cubes into a slice (and route around a
 failed one). Each OCS serves one link position on a pair of opposite faces
 of every cube, so a cube of :math:`c_x c_y c_z` chips needs
 :math:`c_y c_z + c_x c_z + c_x c_y` OCS, each with :math:`2 \\times` cubes
-ports in use: 48 OCS of 128 ports for TPU v4 (:data:`TPU_V4`).
+ports in use: 48 OCS of 128 ports for TPU v4 (``TPU_V4``).
 
 References
 ----------
