@@ -221,59 +221,147 @@ def _ecmp(network, traffic, seed):
 
 # Adaptive ---------------------------------------------------------------------------
 
+def _adaptive_waves(level, source_leaf, destination_leaf, source_pod, destination_pod, leaves, pods, order):
+    """Group the flows, taken in ``order``, into waves of flows that share no candidate link.
+
+    A flow's candidate links are the up-ports of its source leaf and the down-ports
+    of its destination leaf, plus (across pods) the spine up-links of its source pod
+    and the spine down-links of its destination pod. Its wave is one more than the
+    latest wave of any earlier flow that shares one of those groups, so placing the
+    waves one after another, each all at once, gives exactly what placing the flows
+    one at a time would.
+    """
+    last = [0] * (2 * leaves + 2 * pods)
+    wave = np.zeros(level.size, dtype=np.int64)
+    for flow, n, up, down, pod_up, pod_down in zip(
+            order.tolist(), level[order].tolist(), source_leaf[order].tolist(),
+            (destination_leaf[order] + leaves).tolist(), (source_pod[order] + 2 * leaves).tolist(),
+            (destination_pod[order] + 2 * leaves + pods).tolist()):
+        if n == 0:
+            continue
+        if n == 1:
+            w = max(last[up], last[down]) + 1
+            last[up] = last[down] = w
+        else:
+            w = max(last[up], last[down], last[pod_up], last[pod_down]) + 1
+            last[up] = last[down] = last[pod_up] = last[pod_down] = w
+        wave[flow] = w
+    return wave
+
+
 def _adaptive(network, traffic, seed):
     seed = _seed_value(seed)
     capacity = network.capacity_bytes_per_s
     with np.errstate(divide="ignore"):
         inverse = np.where(capacity > 0, 1.0 / capacity, np.inf)
-    placed = np.zeros(network.link_count)  # flows placed on each link so far
     a_count, c_count = network.leaf_up_ports, max(network.spine_up_ports, 1)
     level = network.path_level(traffic.source, traffic.destination)
     order = np.random.default_rng(seed).permutation(traffic.flow_count)
     rotation = (_flow_hash(seed, traffic, 7) % np.uint64(a_count * c_count)).astype(np.int64)
-    leaf_port = np.zeros(traffic.flow_count, dtype=np.int64)
-    spine_port = np.zeros(traffic.flow_count, dtype=np.int64)
-    # The links of candidate (a, c) are base links plus offsets that depend only on (a, c).
-    grid_a, grid_c = np.divmod(np.arange(a_count * c_count), c_count)
-    ports = np.arange(a_count)
     leaf = network.leaf_of_host
     pod = leaf // network.leaves_per_pod
     offsets = network._offsets
-    if network.tiers == 3:
-        spine_offset = (grid_a // network._leaf_parallel) * network.spine_up_ports + grid_c
-        per_pod = network.spines_per_pod * network.spine_up_ports
-    # The inverse of the fair share a new flow would see on each link, (flows + 1) / capacity, kept up
-    # to date as flows are placed, so each flow only gathers and compares.
-    inverse_share = inverse.copy()
-    for flow in order.tolist():
-        n = level[flow]
-        if n == 0:
-            continue
-        source, destination = traffic.source[flow], traffic.destination[flow]
-        up = offsets[2] + leaf[source] * a_count + ports
-        down = offsets[3] + leaf[destination] * a_count + ports
-        cost = np.maximum(inverse_share[up], inverse_share[down])
-        if n == 2:
-            up2 = offsets[4] + pod[source] * per_pod + spine_offset
-            down2 = offsets[5] + pod[destination] * per_pod + spine_offset
-            cost = np.maximum(cost[grid_a], np.maximum(inverse_share[up2], inverse_share[down2]))
-        lowest = cost.min()
-        if not np.isfinite(lowest):
-            raise _disconnected(network, int(source), int(destination))
+    source_leaf, destination_leaf = leaf[traffic.source], leaf[traffic.destination]
+    source_pod, destination_pod = pod[traffic.source], pod[traffic.destination]
+    wave = _adaptive_waves(level, source_leaf, destination_leaf, source_pod, destination_pod,
+                           network.leaves, network.pods, order)
+    # Tables of what a new flow would see on each link, the inverse of its fair share
+    # (flows + 1) / capacity: leaf up- and down-ports by leaf, spine up- and down-ports
+    # by pod and spine. A last, virtual pod serves the flows that stay in their pod:
+    # free at port 0, closed elsewhere, so one search over (a, c) serves both kinds.
+    spines, pods = network.spines_per_pod, network.pods
+    tables, inverses, counts = [], [], []
+    for block, shape in ((2, (network.leaves, a_count)), (3, (network.leaves, a_count)),
+                         (4, (pods, spines, c_count)), (5, (pods, spines, c_count))):
+        if block >= 4 and network.tiers != 3:
+            shape = (0, a_count, c_count)
+        inv = inverse[offsets[block]:offsets[block] + int(np.prod(shape))].reshape(shape)
+        if block >= 4:
+            virtual = np.full((1,) + shape[1:], np.inf)
+            virtual[..., 0] = 0.0
+            inv = np.concatenate([inv, virtual])
+        tables.append(inv.copy())
+        inverses.append(inv)
+        counts.append(np.zeros(inv.shape))
+    # Every link a path compares with the same capacity (an intact fat tree): the cost
+    # order is the order of the flow counts, which are kept as small integers instead.
+    real = [inv if k < 2 else inv[:-1] for k, inv in enumerate(inverses)]
+    first_inverse = real[0].flat[0] if real[0].size else 1.0
+    uniform = np.isfinite(first_inverse) and all(np.all(inv == first_inverse) for inv in real)
+    if uniform:
+        kind = np.int16 if traffic.flow_count < np.iinfo(np.int16).max else np.int32
+        closed = np.iinfo(kind).max
+        tables = [np.zeros(table.shape, dtype=kind) for table in tables]
+        for table in tables[2:]:
+            table[-1, :, 1:] = closed
+    leaf_up, leaf_down, spine_up, spine_down = tables
+    spine_of_port = np.arange(a_count) // network._leaf_parallel
+    one_spine_per_port = spines == a_count or network.tiers != 3
+    # Flows by wave, with what each one's search needs; a flow within its leaf has no choice.
+    moving = np.flatnonzero(level > 0)
+    by_wave = moving[np.argsort(wave[moving], kind="stable")]
+    bounds = np.searchsorted(wave[by_wave], np.arange(1, int(wave.max(initial=0)) + 2)).tolist()
+    across = level[by_wave] == 2
+    up_leaf, down_leaf = source_leaf[by_wave], destination_leaf[by_wave]
+    up_pod = np.where(across, source_pod[by_wave], pods if network.tiers == 3 else 0)
+    down_pod = np.where(across, destination_pod[by_wave], pods if network.tiers == 3 else 0)
+    # The rotation point in the (a, c) grid: for a flow within its pod, port (rotation mod A), spine port 0.
+    shift = np.where(across, rotation[by_wave], (rotation[by_wave] % a_count) * c_count)
+    columns = np.arange(a_count * c_count)
+    best = np.empty(by_wave.size, dtype=np.int64)
+    for first, last in zip(bounds[:-1], bounds[1:]):
+        part = slice(first, last)
+        ul, dl, up, dp = up_leaf[part], down_leaf[part], up_pod[part], down_pod[part]
+        leaves_cost = np.maximum(leaf_up[ul], leaf_down[dl])
+        if one_spine_per_port:
+            cost = np.maximum(spine_up[up], spine_down[dp])
+        else:
+            cost = np.maximum(spine_up[up[:, None], spine_of_port], spine_down[dp[:, None], spine_of_port])
+        np.maximum(cost, leaves_cost[:, :, None], out=cost)
+        cost = cost.reshape(last - first, -1)
+        lowest = cost.min(axis=1)
         # Among the least-loaded paths, the first at or after this flow's rotation point.
-        ties = np.flatnonzero(cost == lowest)
-        shift = rotation[flow] % cost.size
-        after = ties[ties >= shift]
-        best = int(after[0] if after.size else ties[0])
-        a, c = (best, 0) if n == 1 else divmod(best, c_count)
-        leaf_port[flow], spine_port[flow] = a, c
-        chosen = [up[a], down[a], traffic.source[flow], network.hosts + traffic.destination[flow]]
-        if n == 2:
-            chosen += [up2[best], down2[best]]
-        placed[chosen] += 1
-        inverse_share[chosen] = (placed[chosen] + 1) * inverse[chosen]
+        ties = cost == lowest[:, None]
+        after = ties & (columns >= shift[part, None])
+        chosen = np.where(after.any(axis=1), after.argmax(axis=1), ties.argmax(axis=1))
+        best[part] = chosen
+        a, c = np.divmod(chosen, c_count)
+        s = spine_of_port[a]
+        # One flow per link within a wave: each table entry changes at most once here.
+        for table, inv, count, index in ((leaf_up, inverses[0], counts[0], (ul, a)),
+                                         (leaf_down, inverses[1], counts[1], (dl, a)),
+                                         (spine_up, inverses[2], counts[2], (up, s, c)),
+                                         (spine_down, inverses[3], counts[3], (dp, s, c))):
+            if uniform:
+                table[index] += 1
+            else:
+                count[index] += 1
+                table[index] = (count[index] + 1) * inv[index]
+        # The virtual pod never fills: flows within a pod leave it as it was.
+        spine_up[-1, :, 0] = spine_down[-1, :, 0] = 0
+        counts[2][-1] = counts[3][-1] = 0.0
+    # A flow with no surviving path has an infinite cost on every candidate, whatever is placed:
+    # report the first such flow in placement order, as placing one at a time would.
+    dead = ~np.isfinite(_narrowest_link(inverses, up_leaf, down_leaf, up_pod, down_pod, spine_of_port, best,
+                                        c_count))
+    if np.any(dead):
+        position = np.empty(traffic.flow_count, dtype=np.int64)
+        position[order] = np.arange(traffic.flow_count)
+        flow = min(by_wave[dead].tolist(), key=lambda f: position[f])
+        raise _disconnected(network, int(traffic.source[flow]), int(traffic.destination[flow]))
+    leaf_port = np.zeros(traffic.flow_count, dtype=np.int64)
+    spine_port = np.zeros(traffic.flow_count, dtype=np.int64)
+    leaf_port[by_wave], spine_port[by_wave] = np.divmod(best, c_count)
     links = network.path_links(traffic.source, traffic.destination, leaf_port, spine_port)
     return _finish_single_path(network, traffic, "adaptive", links)
+
+
+def _narrowest_link(inverses, up_leaf, down_leaf, up_pod, down_pod, spine_of_port, best, c_count):
+    """The inverse capacity of each chosen path's narrowest link: inf where a link has failed."""
+    a, c = np.divmod(best, c_count)
+    s = spine_of_port[a]
+    return np.maximum.reduce([inverses[0][up_leaf, a], inverses[1][down_leaf, a],
+                              inverses[2][up_pod, s, c], inverses[3][down_pod, s, c]])
 
 
 # Spraying ---------------------------------------------------------------------------
