@@ -333,7 +333,9 @@ def _legend_entries(legend):
     entries = []
     for handle, text in zip(legend.legend_handles, legend.texts):
         if isinstance(handle, Line2D):
-            kind, color = "line", _color(handle.get_color())
+            markers_only = handle.get_linestyle() in ("None", "none", "", " ")
+            kind = "marker" if markers_only else "line"
+            color = _color(handle.get_markerfacecolor() if markers_only else handle.get_color())
         elif isinstance(handle, Patch):
             kind, color = "patch", _color(handle.get_facecolor()) or _color(handle.get_edgecolor())
         else:
