@@ -422,7 +422,8 @@ def figure_scene(figure, renderer, cache=None) -> list[dict]:
         for text in ax.texts:
             key = ("text", id(text), text.get_text(), text.get_position(), getattr(text, "xy", None),
                    text.get_horizontalalignment(), text.get_verticalalignment(), text.get_fontsize(),
-                   str(text.get_color()), text.get_alpha(), text.get_visible(), text.get_fontweight(), text.get_rotation(),
+                   str(text.get_color()), text.get_alpha(), text.get_visible(), text.get_fontweight(),
+                   text.get_rotation(),
                    text.get_zorder(), frame)
             artists.append(_cached(cache, key, lambda: _text_item(ax, text, renderer)))
         for item in artists:

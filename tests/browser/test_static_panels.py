@@ -143,7 +143,8 @@ def test_static_panels_answer_every_control_with_the_librarys_numbers(notebook, 
         assert info["labelled"], f"{where}: a control without its <label for>"
         assert info["live"] == "polite", f"{where}: the readout is not an aria-live region"
         state = page.evaluate(JS_STATE, info["id"])
-        assert text(state["readout"]) == text(panel.readout.value), f"{where}: initial readout differs from the live panel's"
+        assert text(state["readout"]) == text(panel.readout.value), \
+            f"{where}: the initial readout differs from the live panel's"
         for index, control in enumerate(controls):
             assert [str(label) for label in control.labels] == info["controls"][index]["labels"]
             changed, expected_texts, scenes = False, set(), {state["scene"]}
@@ -183,7 +184,8 @@ def test_static_panel_is_legible_in_dark_mode(book_url, page):
       const root = document.querySelector('.il-static-panel');
       const lum = c => { const v = c.match(/[\\d.]+/g).map(Number);
                          return (0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]) / 255; };
-      const bg = getComputedStyle(root).backgroundColor, fg = getComputedStyle(root.querySelector('.il-sp-readout')).color;
+      const bg = getComputedStyle(root).backgroundColor;
+      const fg = getComputedStyle(root.querySelector('.il-sp-readout')).color;
       return {text: lum(fg), background: lum(bg), transparent: bg === 'rgba(0, 0, 0, 0)'};
     }""")
     assert colours["text"] > 0.6 and (colours["transparent"] or colours["background"] < 0.3), colours
