@@ -251,3 +251,40 @@ def test_every_chapter_has_a_panel_the_page_can_precompute(notebook, names):
         assert math.prod(len(c.values) for c in controls) <= static.MAX_COMBINATIONS
         return
     pytest.fail(f"{notebook}: no panel the rendered book can precompute: {reasons}")
+
+
+def test_pages_without_widget_views_drop_the_widget_scripts_and_state():
+    spec = importlib.util.spec_from_file_location("static_panels_ext", ROOT / "tools/sphinxext/static_panels.py")
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+
+    class Script:
+        def __init__(self, filename, **attributes):
+            self.filename, self.attributes = filename, attributes
+
+    class App:
+        class config:
+            nb_ipywidgets_js = {"requirejs/require.js": {}, "jupyter-widgets/embed-amd.js": {}}
+
+        def __init__(self):
+            self.added = []
+
+        def add_js_file(self, name, **kwargs):
+            self.added.append(name)
+
+        def add_css_file(self, name):
+            self.added.append(name)
+
+    def page(body):
+        scripts = [Script("_static/doctools.js"), Script(None, type=extension.WIDGET_STATE),
+                   Script("_static/requirejs/require.js"), Script("_static/jupyter-widgets/embed-amd.js")]
+        app, context = App(), {"body": body, "script_files": scripts}
+        extension.add_assets(app, "page", "page.html", context, None)
+        return app.added, [s.filename for s in context["script_files"]]
+
+    added, kept = page('<div class="il-static-panel">')
+    assert kept == ["_static/doctools.js"] and extension.CHART_JS in added and "static-panels.js" in added
+    added, kept = page(f'<div class="il-static-panel"></div><script type="{extension.WIDGET_VIEW}">')
+    assert len(kept) == 4 and extension.CHART_JS in added  # a live widget is still on the page
+    added, kept = page("<p>no panel</p>")
+    assert added == [] and len(kept) == 4
