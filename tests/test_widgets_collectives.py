@@ -89,14 +89,22 @@ def test_fast_redraw_shows_what_a_full_draw_shows(cls):
         assert differing < 0.005, f"{name}: {differing:.2%} of the pixels differ from a full draw"
 
 
-def test_sliders_take_the_fast_path_and_dropdowns_redraw():
-    panel = CollectivePanel()
-    lines = panel._curve_lines[0][0]
-    panel.controls["size_bytes"].value = 2.0**30
-    panel.controls["n_ranks"].value = 128
-    assert panel._curve_lines[0][0] is lines, "sliders should update the same artists in place"
-    panel.controls["link"].value = "NVLink 4"
-    assert panel._curve_lines[0][0] is not lines  # a new link: new axes limits, drawn from scratch
+@pytest.mark.parametrize("cls", [CollectivePanel, HierarchicalAllReducePanel])
+def test_every_control_takes_the_fast_path(cls):
+    panel = cls()
+    lines = panel._curve_lines[0]
+    limits = [ax.get_ylim() for ax in panel.axes]
+    for name, control in panel.controls.items():
+        options = [o[1] if isinstance(o, tuple) else o for o in control.options]
+        for value in (options[0], options[-1]):
+            panel.controls[name].value = value
+            assert panel._curve_lines[0] is lines, f"{name} = {value!r} redrew the figure from scratch"
+    assert [ax.get_ylim() for ax in panel.axes] == limits
+    # what a choice cannot show is hidden, not left over from the previous choice
+    if cls is CollectivePanel:
+        panel.controls["link"].value = "Ethernet 400G"
+    shown = {label for label, line in lines.items() if line.get_visible()}
+    assert shown == set(panel.result.curves)
 
 
 def test_output_widget_holds_the_current_figure():

@@ -11,6 +11,7 @@ catalog through :func:`interconnect_lab.collectives.link_parameters`.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -136,45 +137,73 @@ def _fits(sweep, time_limits, busbw_limits):
     return time_limits[0] <= times.min() and times.max() <= time_limits[1] and busbw <= busbw_limits[1]
 
 
+#: Bottom of the bus-bandwidth axis (log) [GB/s]: below it a collective is all latency.
+BUSBW_FLOOR_GB_PER_S = 0.01
+
+
 class _SweepPanel(Panel):
-    """Time and busbw against size for a few algorithms, with a marked size."""
+    """Time and busbw against size for a few algorithms, with a marked size.
+
+    The axes are the same for every position of every control (decades that hold
+    all the cases the controls reach, bus bandwidth on a log axis), and every
+    curve any choice can show is drawn once, so moving any control only changes
+    lines' data, what is visible and the legend: the fast path of
+    :meth:`Panel.redraw`.
+    """
+
+    #: Every curve label the panel can show, in legend order; subclasses set it.
+    LABELS: tuple = ()
 
     def __init__(self):
-        super().__init__(figure_size_in=(8.6, 3.5), subplots={"ncols": 2})
+        super().__init__(figure_size_in=(8.6, 4.2), subplots={"ncols": 2})
 
     def _frame_key(self, sweep):
         # What fixes everything but the curves' data: a change redraws from scratch.
-        return (sweep.collective, tuple(sweep.curves), sweep.link_bandwidth_bytes_per_s, sweep.efficiency,
-                sweep.time_limits_us, sweep.busbw_top_gb_per_s)
+        return (sweep.time_limits_us, sweep.busbw_top_gb_per_s)
 
     @styled
     def draw(self, sweep):
         time_ax, busbw_ax = self.axes
         for ax in self.axes:  # clearing the axes reset their colour cycle to matplotlib's default
             ax.set_prop_cycle(STYLE["axes.prop_cycle"])
+        # The plotting functions style the axes; the panel then owns the lines.
         collective_time_plot(sweep.curves, ax=time_ax)
-        time_ax.get_legend().remove()
-        time_ax.set_ylim(*sweep.time_limits_us)
-        bus_bandwidth_plot(sweep.curves, ax=busbw_ax, link_bandwidth_bytes_per_s=sweep.link_bandwidth_bytes_per_s,
-                           efficiency=sweep.efficiency)
-        busbw_ax.set_ylim(0, 1.15 * sweep.busbw_top_gb_per_s)
-        busbw_ax.legend(loc="upper left", fontsize=8)
-        self._curve_lines = (time_ax.get_lines()[:len(sweep.curves)], busbw_ax.get_lines()[:len(sweep.curves)])
-        colors = [line.get_color() for line in self._curve_lines[0]]
-        self._markers = (
-            [time_ax.plot([], [], "o", color=c, markersize=7, markeredgecolor="white", zorder=5)[0] for c in colors],
-            [busbw_ax.plot([], [], "o", color=c, markersize=7, markeredgecolor="white", zorder=5)[0]
-             for c in colors],
-        )
+        bus_bandwidth_plot(sweep.curves, ax=busbw_ax)
+        for ax in self.axes:
+            for artist in [*ax.get_lines(), ax.get_legend()]:
+                if artist is not None:
+                    artist.remove()
+        colors = dict(zip(self.LABELS, STYLE["axes.prop_cycle"].by_key()["color"]))
+        nothing = np.full(CURVE_SIZES_BYTES.size, np.nan)
+        self._curve_lines = ({label: time_ax.plot(CURVE_SIZES_BYTES, nothing, color=colors[label], linewidth=2,
+                                                  label=label)[0] for label in self.LABELS},
+                             {label: busbw_ax.plot(CURVE_SIZES_BYTES, nothing, color=colors[label],
+                                                   linewidth=2, label=label)[0] for label in self.LABELS})
+        self._markers = tuple(
+            {label: ax.plot([], [], "o", color=colors[label], markersize=7, markeredgecolor="white",
+                            zorder=5)[0] for label in self.LABELS} for ax in self.axes)
+        self._link_lines = (busbw_ax.axhline(1.0, color=PALETTE["black"], linestyle="--", linewidth=1,
+                                             label="link line rate, per direction"),
+                            busbw_ax.axhline(1.0, color=PALETTE["grey"], linestyle=":", linewidth=1.5,
+                                             label="usable share of the line rate"))
+        # One legend for every curve the controls can show (text is slow to draw, so it
+        # stays in the background); the readout gives the link's rates.
+        for legend in self.figure.legends:  # axes.clear() leaves the figure's legend
+            legend.remove()
+        self.figure.legend(handles=[*self._curve_lines[1].values(), *self._link_lines], loc="outside lower center",
+                           ncols=4, fontsize=8, frameon=False)
         self._size_lines = [ax.axvline(sweep.size_bytes, color=PALETTE["black"], linewidth=1, alpha=0.6)
                             for ax in self.axes]
         self._crossover_line = time_ax.axvline(sweep.size_bytes, color=PALETTE["grey"], linestyle=":",
                                                linewidth=1.5)
+        time_ax.set_ylim(*sweep.time_limits_us)
+        busbw_ax.set_yscale("log")
+        busbw_ax.set_ylim(BUSBW_FLOOR_GB_PER_S, 10.0 ** math.ceil(math.log10(1.5 * sweep.busbw_top_gb_per_s)))
         for ax in self.axes:
             ax.set_xlim(CURVE_SIZES_BYTES[0] / 2, CURVE_SIZES_BYTES[-1] * 2)
-        # Minor ticks on three log axes are most of the cost of a full draw; the
+        # Minor ticks on log axes are most of the cost of a full draw; the
         # decade grid reads as well without them.
-        for axis in (time_ax.xaxis, time_ax.yaxis, busbw_ax.xaxis):
+        for axis in (time_ax.xaxis, time_ax.yaxis, busbw_ax.xaxis, busbw_ax.yaxis):
             axis.set_minor_locator(NullLocator())
         self._frame = (self._frame_key(sweep), time_ax.get_ylim(), busbw_ax.get_ylim())
         self._update_artists(sweep)
@@ -189,12 +218,21 @@ class _SweepPanel(Panel):
     def _update_artists(self, sweep):
         time_lines, busbw_lines = self._curve_lines
         time_markers, busbw_markers = self._markers
-        for i, label in enumerate(sweep.curves):
+        for label in self.LABELS:
+            shown = label in sweep.curves
+            for artist in (time_lines[label], busbw_lines[label], time_markers[label], busbw_markers[label]):
+                artist.set_visible(shown)
+            if not shown:
+                continue
             curve, point = sweep.curves[label], sweep.points[label]
-            time_lines[i].set_ydata(np.asarray(curve.time_s) / u.us)
-            busbw_lines[i].set_ydata(np.asarray(curve.bus_bandwidth_bytes_per_s) / u.GB_per_s)
-            time_markers[i].set_data([point.size_bytes], [point.time_s / u.us])
-            busbw_markers[i].set_data([point.size_bytes], [point.bus_bandwidth_bytes_per_s / u.GB_per_s])
+            time_lines[label].set_ydata(np.asarray(curve.time_s) / u.us)
+            busbw_lines[label].set_ydata(np.asarray(curve.bus_bandwidth_bytes_per_s) / u.GB_per_s)
+            time_markers[label].set_data([point.size_bytes], [point.time_s / u.us])
+            busbw_markers[label].set_data([point.size_bytes], [point.bus_bandwidth_bytes_per_s / u.GB_per_s])
+        link = sweep.link_bandwidth_bytes_per_s / u.GB_per_s
+        line_rate, usable = self._link_lines
+        line_rate.set_ydata([link, link])
+        usable.set_ydata([sweep.efficiency * link, sweep.efficiency * link])
         for line in self._size_lines:
             line.set_xdata([sweep.size_bytes, sweep.size_bytes])
         crossover = sweep.crossover_bytes
@@ -211,8 +249,8 @@ class _SweepPanel(Panel):
             if ax.get_title(loc="left") != text:
                 ax.set_title(text, loc="left", fontsize=10)
             titles.append(ax._left_title)
-        return [*time_lines, *busbw_lines, *time_markers, *busbw_markers, *self._size_lines,
-                self._crossover_line, titles[0]]
+        return [*time_lines.values(), *busbw_lines.values(), *time_markers.values(), *busbw_markers.values(),
+                *self._link_lines, *self._size_lines, self._crossover_line, titles[0]]
 
     def _describe_points(self, sweep):
         ranked = sorted(sweep.points.items(), key=lambda item: item[1].time_s)
@@ -221,8 +259,59 @@ class _SweepPanel(Panel):
         rows = "; ".join(f"{label} {format_time(point.time_s)}, busbw "
                          f"{point.bus_bandwidth_bytes_per_s / u.GB_per_s:,.0f} GB/s"
                          for label, point in sweep.points.items())
+        link = sweep.link_bandwidth_bytes_per_s / u.GB_per_s
         return (f"At <b>{format_bytes(sweep.size_bytes, binary=True)}</b> the fastest is "
-                f"<b>{best_label}</b> ({format_time(best.time_s)}, {bound}). {rows}.")
+                f"<b>{best_label}</b> ({format_time(best.time_s)}, {bound}). {rows}. Link line rate "
+                f"{link:,.0f} GB/s per direction, {sweep.efficiency:.0%} usable.")
+
+
+def _hierarchical_cases(scale_up, network, gpus_per_node):
+    """Label -> (algorithm, link parameters, options) of the all-reduces the hierarchical panel compares."""
+    inside = link_parameters(catalog.link(scale_up))
+    port = catalog.link(network)
+    across = link_parameters(port)
+    two_level = {"ranks_per_node": gpus_per_node,
+                 "network_bandwidth_bytes_per_s": across["bandwidth_bytes_per_s"],
+                 "network_latency_s": across["latency_s"], "network_efficiency": across["efficiency"]}
+    cases = {"flat ring (network only)": ("ring", across, {})}
+    for outer in ("ring", "tree", "sharp"):
+        if outer == "sharp" and port.family != "InfiniBand":
+            continue
+        cases[f"hierarchical, {_SHORT[outer]} across nodes"] = (
+            "hierarchical", inside, {**two_level, "network_algorithm": outer})
+    return cases
+
+
+@functools.lru_cache(maxsize=None)
+def _collective_extents():
+    """Axis extents that hold every link, collective, algorithm, group size and message size of the panel."""
+    extremes, top = [], 0.0
+    for link in panel_links():
+        parameters = link_parameters(catalog.link(link))
+        top = max(top, parameters["bandwidth_bytes_per_s"])
+        for collective in PANEL_COLLECTIVES:
+            for algorithm in compared_algorithms(collective, catalog.link(link).family):
+                extremes += [collective_performance(collective, size, ranks, algorithm=algorithm, **parameters)
+                             for size, ranks in ((CURVE_SIZES_BYTES[0], RANK_OPTIONS[0]),
+                                                 (CURVE_SIZES_BYTES[-1], RANK_OPTIONS[-1]))]
+    return _axis_extents(extremes, top)
+
+
+@functools.lru_cache(maxsize=None)
+def _hierarchical_extents():
+    """Axis extents that hold every position of every control of the hierarchical panel."""
+    extremes, top = [], 0.0
+    for scale_up in panel_links(("NVLink",)):
+        for network in panel_links(_NETWORK_FAMILIES):
+            top = max(top, link_parameters(catalog.link(network))["bandwidth_bytes_per_s"])
+            for per_node in (GPUS_PER_NODE_OPTIONS[0], GPUS_PER_NODE_OPTIONS[-1]):
+                for algorithm, parameters, options in _hierarchical_cases(scale_up, network, per_node).values():
+                    for size, nodes in ((CURVE_SIZES_BYTES[0], NODE_OPTIONS[0]),
+                                        (CURVE_SIZES_BYTES[-1], NODE_OPTIONS[0]),
+                                        (CURVE_SIZES_BYTES[-1], NODE_OPTIONS[-1])):
+                        extremes.append(collective_performance("all_reduce", size, nodes * per_node,
+                                                               algorithm=algorithm, **parameters, **options))
+    return _axis_extents(extremes, top)
 
 
 class CollectivePanel(_SweepPanel):
@@ -241,6 +330,7 @@ class CollectivePanel(_SweepPanel):
         The marked message size, one of the values of ``SIZE_OPTIONS`` [B].
     """
 
+    LABELS = tuple(_LABELS.values())
     #: The rendered book's grid: three links, three group sizes, five message sizes.
     static_grid = {"link": ("NVLink 4", "InfiniBand NDR", "Ethernet 400G"), "n_ranks": (8, 64, 1024),
                    "size_bytes": tuple(2.0**k for k in (10, 16, 20, 24, 30))}
@@ -268,10 +358,7 @@ class CollectivePanel(_SweepPanel):
                   for a in names}
         crossover = (crossover_size(collective, n_ranks, **parameters, first="ring", second="tree")
                      if {"ring", "tree"} <= set(names) else math.inf)
-        extremes = [collective_performance(collective, size, ranks, algorithm=a, **parameters)
-                    for a in names for size, ranks in ((CURVE_SIZES_BYTES[0], RANK_OPTIONS[0]),
-                                                       (CURVE_SIZES_BYTES[-1], RANK_OPTIONS[-1]))]
-        time_limits, busbw_top = _axis_extents(extremes, parameters["bandwidth_bytes_per_s"])
+        time_limits, busbw_top = _collective_extents()
         return Sweep(collective=collective, curves=curves, points=points, size_bytes=size_bytes,
                      link_bandwidth_bytes_per_s=parameters["bandwidth_bytes_per_s"],
                      efficiency=parameters["efficiency"], crossover_bytes=crossover,
@@ -309,6 +396,8 @@ class HierarchicalAllReducePanel(_SweepPanel):
         The marked message size, one of the values of ``SIZE_OPTIONS`` [B].
     """
 
+    LABELS = ("flat ring (network only)", "hierarchical, ring across nodes", "hierarchical, tree across nodes",
+              "hierarchical, SHARP across nodes")
     #: The rendered book's grid: a few of each.
     static_grid = {"nodes": (2, 16, 512), "gpus_per_node": (8, 72), "scale_up": ("NVLink 4", "NVLink 5"),
                    "network": ("InfiniBand NDR", "Ethernet 400G"), "size_bytes": tuple(2.0**k for k in (20, 24, 28, 33))}
@@ -327,43 +416,19 @@ class HierarchicalAllReducePanel(_SweepPanel):
             "size_bytes": widgets.SelectionSlider(options=SIZE_OPTIONS, value=size_bytes,
                                                   description="message size S", **_SLIDER),
         }
-        self._extents = {}  # (scale_up, network) -> axis extents, which only the links change
         super().__init__()
 
     def compute(self, *, nodes, gpus_per_node, scale_up, network, size_bytes):
-        inside = link_parameters(catalog.link(scale_up))
-        port = catalog.link(network)
-        across = link_parameters(port)
+        across = link_parameters(catalog.link(network))
         n_ranks = nodes * gpus_per_node
-        two_level = {"ranks_per_node": gpus_per_node,
-                     "network_bandwidth_bytes_per_s": across["bandwidth_bytes_per_s"],
-                     "network_latency_s": across["latency_s"], "network_efficiency": across["efficiency"]}
-        cases = {"flat ring (network only)": ("ring", across, {})}
-        for outer in ("ring", "tree", "sharp"):
-            if outer == "sharp" and port.family != "InfiniBand":
-                continue
-            cases[f"hierarchical, {_SHORT[outer]} across nodes"] = (
-                "hierarchical", inside, {**two_level, "network_algorithm": outer})
+        cases = _hierarchical_cases(scale_up, network, gpus_per_node)
         curves, points = {}, {}
         for label, (algorithm, parameters, options) in cases.items():
             curves[label] = collective_performance("all_reduce", CURVE_SIZES_BYTES, n_ranks, algorithm=algorithm,
                                                    **parameters, **options)
             points[label] = collective_performance("all_reduce", size_bytes, n_ranks, algorithm=algorithm,
                                                    **parameters, **options)
-        if (scale_up, network) not in self._extents:
-            # The axes must hold every position of the two sliders, so that moving
-            # them never redraws from scratch: the corners of (nodes, GPUs per node).
-            extremes = []
-            for algorithm, parameters, options in cases.values():
-                for size, count, per_node in (
-                        (CURVE_SIZES_BYTES[0], NODE_OPTIONS[0], GPUS_PER_NODE_OPTIONS[0]),
-                        *((CURVE_SIZES_BYTES[-1], count, per_node) for count in (NODE_OPTIONS[0], NODE_OPTIONS[-1])
-                          for per_node in (GPUS_PER_NODE_OPTIONS[0], GPUS_PER_NODE_OPTIONS[-1]))):
-                    corner = {**options, "ranks_per_node": per_node} if "ranks_per_node" in options else options
-                    extremes.append(collective_performance("all_reduce", size, count * per_node,
-                                                           algorithm=algorithm, **parameters, **corner))
-            self._extents[(scale_up, network)] = _axis_extents(extremes, across["bandwidth_bytes_per_s"])
-        time_limits, busbw_top = self._extents[(scale_up, network)]
+        time_limits, busbw_top = _hierarchical_extents()
         return Sweep(collective="all_reduce", curves=curves, points=points, size_bytes=size_bytes,
                      link_bandwidth_bytes_per_s=across["bandwidth_bytes_per_s"], efficiency=across["efficiency"],
                      crossover_bytes=math.inf,
