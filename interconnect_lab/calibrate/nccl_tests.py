@@ -9,15 +9,15 @@ out-of-bounds count and the average bus bandwidth over every row.
 
 The table's columns have changed over the years, and all of these are read:
 
-============  ===========================================================  =======
-layout        columns before the two measurement groups                    check
-============  ===========================================================  =======
-current       ``size count type redop root`` (nccl-tests 2.x, since ~2020)  #wrong
-redop-root    ``size count type redop root``                               error
-redop         ``size count type redop`` (all-reduce, reduce-scatter)        error
-root          ``size count type root`` (broadcast)                          error
-plain         ``size count type`` (all-gather, all-to-all)                  error
-============  ===========================================================  =======
+==========  ============================================================  ======
+layout      columns before the two measurement groups                     check
+==========  ============================================================  ======
+current     ``size count type redop root`` (nccl-tests 2.x, since ~2020)  #wrong
+redop-root  ``size count type redop root``                                error
+redop       ``size count type redop`` (all-reduce, reduce-scatter)        error
+root        ``size count type root`` (broadcast)                          error
+plain       ``size count type`` (all-gather, all-to-all)                  error
+==========  ============================================================  ======
 
 Nothing is guessed: each row is checked against the printed size and time
 (``algbw = size / time``) and against nccl-tests' bus-bandwidth factor

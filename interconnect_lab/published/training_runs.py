@@ -65,7 +65,7 @@ class PublishedRun:
     software : str
         Training stack, a name from :data:`interconnect_lab.training.SOFTWARE`.
     metric : str
-        One of :data:`METRICS`.
+        One of ``METRICS``: "mfu", "model_flop_per_s_per_gpu", "hardware_flop_per_s_per_gpu".
     value : float
         The published figure (a fraction for MFU, FLOP/s otherwise).
     assumptions : tuple of str

@@ -91,7 +91,7 @@ def fidelity_table(runs=None) -> tuple[FidelityRow, ...]:
 
 
 def fidelity_summary(rows=None) -> dict:
-    """Median and largest |error| of a fidelity table, and how many runs, GPUs and organisations it covers."""
+    """Median and largest absolute error of a fidelity table, and how many runs, GPUs and organisations it covers."""
     rows = fidelity_table() if rows is None else rows
     errors = np.abs([row.error for row in rows])
     return {"runs": len(rows), "median_abs_error": float(np.median(errors)),

@@ -157,7 +157,7 @@ class Software:
         it feeds (ring attention). Off: all-gathered before attention and
         exposed, as Llama 3 does it (§3.3.2).
     attention_kernel : str
-        Which FlashAttention, a name from :data:`ATTENTION_KERNELS`: its
+        Which FlashAttention, a name in ``training.ATTENTION_KERNELS``: its
         published share of the GPU's peak caps the attention core's rate
         (FlashAttention-2 reaches 72% of an A100 but 35% of an H100;
         FlashAttention-3 75% of an H100).
@@ -237,7 +237,7 @@ class Efficiencies:
         Default 0.76. Each GEMM's own shape then costs what
         :func:`interconnect_lab.matmul.gemm_efficiency` says (tile and wave
         quantization, the output write), and FlashAttention's published share
-        of peak caps the attention core (:data:`ATTENTION_KERNELS`). What is
+        of peak caps the attention core (``training.ATTENTION_KERNELS``). What is
         left here is what a training step loses beyond the shape: clocks under
         sustained load and gaps between kernels. The value is one number,
         chosen once against SC21 Table 1 and MegaScale Table 2 together (to
