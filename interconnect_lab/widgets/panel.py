@@ -41,6 +41,7 @@ or numeric sliders and their combinations stay within
 from __future__ import annotations
 
 import base64
+import html
 import io
 
 import ipywidgets as widgets
@@ -53,6 +54,9 @@ from ..plotting.style import new_figure
 from . import static
 
 __all__ = ["Panel"]
+
+#: CSS class of the readout's message when the model refuses the controls' combination.
+ERROR_CLASS = "il-panel-error"
 
 #: CSS class of a control whose panel updates when it is released
 #: (``continuous_update=False``: slow, simulator-backed models).
@@ -139,8 +143,19 @@ class Panel:
         return {name: control.value for name, control in self.controls.items()}
 
     def update(self) -> None:
-        """Recompute, rewrite the readout and redraw the figure."""
-        self.result = self.compute(**self.values())
+        """Recompute, rewrite the readout and redraw the figure.
+
+        A combination of controls the model refuses (a ``ValueError`` or
+        ``TypeError``, whose message names the parameter and its valid range)
+        is shown in the readout instead of a traceback; the figure keeps the
+        last result the model accepted.
+        """
+        try:
+            result = self.compute(**self.values())
+        except (ValueError, TypeError) as error:
+            self.readout.value = error_html(error)
+            return
+        self.result = result
         self.readout.value = self.describe(self.result)
         self._redraw_figure(self.result)
         self._show(self.png())
@@ -250,6 +265,12 @@ class Panel:
                          "text/plain": f"{type(self).__name__} needs a kernel: {reason}"}, raw=True)
                 return
         display(self.widget)
+
+
+def error_html(error) -> str:
+    """The readout for a combination the model refuses: its message, marked ``ERROR_CLASS``."""
+    return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible: '
+            f"{html.escape(str(error))}</span>")
 
 
 def _axis_key(axis):
