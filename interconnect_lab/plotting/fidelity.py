@@ -35,7 +35,7 @@ def gemm_shape_plot(gpus, measurements, *, sustained=1.0, ax=None):
     from .. import matmul
 
     if ax is None:
-        _, ax = new_figure(7.0, 3.6)
+        _, ax = new_figure(8.5, 3.6)
     sizes = np.unique(np.round(np.geomspace(512, 32768, 200) / 64) * 64)
     for color, gpu in zip(_ORGANISATION_COLORS, gpus):
         rate = matmul.gemm_rate(gpu, sizes, sizes, sizes, sustained=sustained)
@@ -46,12 +46,12 @@ def gemm_shape_plot(gpus, measurements, *, sustained=1.0, ax=None):
             ax.scatter(size, [g.flop_per_s / 1e12 for g in shown], color=color, edgecolor="black",
                        zorder=3, label=f"measured, {gpu.name}")
             modelled = [matmul.gemm_rate(gpu, g.m, g.n, g.k, sustained=sustained) / 1e12 for g in shown]
-            ax.scatter(size, modelled, marker="x", color=color, zorder=3, label=f"model at the measured shapes")
+            ax.scatter(size, modelled, marker="x", color=color, zorder=3, label=f"model, {gpu.name}, measured shapes")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("GEMM size: geometric mean of m, n and k [elements]")
     ax.set_ylabel("sustained rate [TFLOP/s]")
     ax.set_ylim(bottom=0)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
     return ax
 
 
