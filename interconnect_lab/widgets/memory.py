@@ -59,7 +59,7 @@ class OffloadPanel(Panel):
     static_grid = {"model": ("Llama 3 70B", "Llama 3 405B"), "gpu": ("H100 SXM", "B200"), "shards": (1, 8, 512),
                    "path": ("host DDR5 over PCIe Gen5 x16", "CXL 2.0 expander behind the host",
                             "Grace LPDDR5X over NVLink-C2C"),
-                   "tokens_per_gpu": (8192,), "overlap_fraction": (0.0, 0.5, 1.0)}
+                   "tokens_per_gpu": (2048, 8192), "overlap_fraction": (0.0, 0.5, 1.0)}
 
     def __init__(self, *, model="Llama 3 70B", gpu="H100 SXM", shards=8, plan="ZeRO-Offload",
                  path="host DDR5 over PCIe Gen5 x16", tokens_per_gpu=8192, overlap_fraction=0.5):

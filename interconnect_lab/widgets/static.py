@@ -513,7 +513,8 @@ def _control_html(uid, index, control: StaticControl) -> str:
     if control.kind == "select":
         options = "".join(f'<option value="{i}"{" selected" if i == control.index else ""}>{html.escape(text)}'
                           "</option>" for i, text in enumerate(control.labels))
-        field = f'<select id="{cid}" data-control="{index}">{options}</select>'
+        disabled = " disabled" if len(control.labels) == 1 else ""
+        field = f'<select id="{cid}" data-control="{index}"{disabled}>{options}</select>'
     elif control.kind == "check":
         field = (f'<input type="checkbox" id="{cid}" data-control="{index}"'
                  f'{" checked" if control.index else ""}>')
@@ -521,7 +522,8 @@ def _control_html(uid, index, control: StaticControl) -> str:
     else:
         current = html.escape(control.labels[control.index])
         field = (f'<input type="range" id="{cid}" data-control="{index}" min="0" max="{len(control.labels) - 1}" '
-                 f'step="1" value="{control.index}" aria-valuetext="{current}">'
+                 f'step="1" value="{control.index}" aria-valuetext="{current}"'
+                 f'{" disabled" if len(control.labels) == 1 else ""}>'
                  f'<output for="{cid}" id="{cid}-value">{current}</output>')
     return f'<div class="il-sp-control">{label}{field}</div>'
 
