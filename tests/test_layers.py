@@ -6,7 +6,8 @@ import textwrap
 
 MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
                  "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability", "standards",
-                 "rdma", "memory", "energy", "silicon"]
+                 "rdma", "memory", "energy", "silicon", "matmul", "roadmap", "moe", "inference", "calibrate",
+                 "exercises"]
 
 
 def test_model_imports_without_matplotlib_or_ipywidgets():
