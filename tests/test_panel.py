@@ -45,6 +45,8 @@ def other_value(control):
         return next(v for v in values if v != control.value)
     if isinstance(control.value, bool):
         return not control.value
+    if isinstance(control.value, str):
+        return control.value      # free text (a pasted log): its own panel's tests try other texts
     step = control.step or (control.max - control.min) / 10
     return control.value + step if control.value + step <= control.max else control.value - step
 
