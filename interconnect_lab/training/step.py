@@ -652,7 +652,11 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
     config : ParallelConfig
         The split; see :func:`parallel_config`.
     software_ : Software or str
-        The stack, or a name from :data:`SOFTWARE`.
+        The stack, or a name from :data:`SOFTWARE`. The default is SC21's
+        2021 Megatron-LM (no FlashAttention, nothing overlapped); for a run
+        with today's software name its stack: ``"Megatron-Core 2024"`` (or its
+        FP8 variant) for Megatron-style runs on H100, ``"PyTorch FSDP"`` for
+        FSDP, ``"MegaScale"``, ``"Llama 3"``.
     efficiencies : Efficiencies
         Sustained rates; :data:`DEFAULT_EFFICIENCIES` unless exploring.
 
