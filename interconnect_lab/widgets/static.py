@@ -118,6 +118,13 @@ def control_grid(name: str, control, declared=None) -> StaticControl:
     ``declared`` (from ``Panel.static_grid``) replaces a numeric slider's
     steps or narrows a selection's options; the control's current value is
     always included.
+
+    Examples
+    --------
+    >>> import ipywidgets as widgets
+    >>> grid = control_grid("share", widgets.FloatSlider(value=0.5, min=0, max=1, step=0.25, readout_format=".0%"))
+    >>> grid.kind, grid.values, grid.labels, grid.index
+    ('range', (0.0, 0.25, 0.5, 0.75, 1.0), ('0%', '25%', '50%', '75%', '100%'), 2)
     """
     label = control.description or name
     if hasattr(control, "_options_values"):  # Dropdown, SelectionSlider, RadioButtons, ToggleButtons
