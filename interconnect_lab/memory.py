@@ -201,9 +201,9 @@ def kv_cache_bytes(model, tokens, *, bytes_per_element=2.0):
     model : TransformerModel
         The architecture.
     tokens : float or array_like
-        Tokens cached, over all sequences [token], >= 0.
+        Tokens cached, over all sequences [token], in [0, 1e15].
     bytes_per_element : float
-        2 for FP16/BF16, 1 for an FP8 cache [B].
+        2 for FP16/BF16, 1 for an FP8 cache [B], in (0, 64].
 
     Returns
     -------
@@ -223,9 +223,9 @@ def kv_cache_bytes(model, tokens, *, bytes_per_element=2.0):
     """
     if not isinstance(model, training.TransformerModel):
         raise TypeError(f"model must be a TransformerModel, got {type(model).__name__}")
-    tokens = check_number("tokens", tokens, unit="token", minimum=0)
+    tokens = check_number("tokens", tokens, unit="token", minimum=0, maximum=1e15)
     bytes_per_element = check_number("bytes_per_element", bytes_per_element, unit="B",
-                                     minimum=0, min_inclusive=False)
+                                     minimum=0, min_inclusive=False, maximum=64, scalar=True)
     per_token = 2 * model.layers * model.kv_heads * model.head_dim * bytes_per_element
     return _as_output(np.multiply(per_token, tokens))
 
@@ -571,11 +571,19 @@ def _compute_s(model, gpu, tokens, efficiencies):
 
 
 def _resolve_gpu(gpu):
-    return catalog.gpu(gpu) if isinstance(gpu, str) else gpu
+    if isinstance(gpu, str):
+        return catalog.gpu(gpu)
+    if not isinstance(gpu, catalog.GPU):
+        raise TypeError(f"gpu must be a catalog.GPU or a GPU name, got {gpu!r}")
+    return gpu
 
 
 def _resolve_model(model):
-    return training.transformer_model(model) if isinstance(model, str) else model
+    if isinstance(model, str):
+        return training.transformer_model(model)
+    if not isinstance(model, training.TransformerModel):
+        raise TypeError(f"model must be a TransformerModel or a model name, got {model!r}")
+    return model
 
 
 def offload_step(model, gpu, plan, path, *, tokens_per_gpu, shards=1, overlap_fraction=0.0,

@@ -196,6 +196,10 @@ _BINARY_STEPS = ((2.0**50, "Pi"), (2.0**40, "Ti"), (2.0**30, "Gi"), (2.0**20, "M
                  (2.0**10, "Ki"), (1.0, ""))
 
 
+def _digits(digits):
+    return check_integer("digits", digits, minimum=1, maximum=17)
+
+
 def _scalar(value, name):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
         raise TypeError(f"{name} must be a real number, got {value!r}")
@@ -206,7 +210,7 @@ def _scalar(value, name):
 
 
 def _with_prefix(value, unit, steps, digits):
-    digits = check_integer("digits", digits, minimum=1, maximum=17)
+    digits = _digits(digits)
     if not math.isfinite(value):
         raise ValueError(f"the value to show in {unit} overflows a float (beyond 1.8e308)")
     magnitude = abs(value)
@@ -269,6 +273,7 @@ def format_time(time_s, *, digits=3):
     ('2.5 µs', '400 ms', '34 days')
     """
     value = _scalar(time_s, "time_s")
+    digits = _digits(digits)
     magnitude = abs(value)
     if magnitude >= 2 * day:
         return f"{value / day:.{digits}g} days"
@@ -297,6 +302,7 @@ def format_power(power_w, *, digits=3):
 def format_usd(amount_usd, *, digits=3):
     """Format money in US dollars: ``format_usd(2.5e7)`` gives ``'$25 M'``."""
     value = _scalar(amount_usd, "amount_usd")
+    digits = _digits(digits)
     sign = "-" if value < 0 else ""
     magnitude = abs(value)
     for factor, suffix in ((1e9, " B"), (1e6, " M"), (1e3, " k")):

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .._validation import check_choice, check_integer, check_number
+from .._validation import check_choice, check_finite_result, check_integer, check_number
 from ..sources import (
     GRAHAM2016_SHARP, KLENK2020_NVLS, NCCL_NVLS_TUNING, NCCL_TESTS_ISSUE_212,
     NCCL_TESTS_PERFORMANCE, PATARASUK2009_RING, SANDERS2009_TWO_TREE, THAKUR2005_MPICH, Source,
@@ -300,7 +300,10 @@ def algorithm_bandwidth(size_bytes, time_s):
     """
     size = check_number("size_bytes", size_bytes, unit="B", minimum=0)
     time = check_number("time_s", time_s, unit="s", minimum=0, min_inclusive=False)
-    return _as_output(np.divide(size, time))
+    with np.errstate(over="ignore"):
+        algbw = np.divide(size, time)
+    return _as_output(check_finite_result("algorithm bandwidth", algbw, unit="B/s", size_bytes=size_bytes,
+                                          time_s=time_s))
 
 
 def bus_bandwidth(collective, size_bytes, n_ranks, time_s, *, in_network=False):
@@ -338,4 +341,6 @@ def bus_bandwidth(collective, size_bytes, n_ranks, time_s, *, in_network=False):
     481.25
     """
     factor = bus_bandwidth_factor(collective, n_ranks, in_network=in_network)
-    return _as_output(factor * np.asarray(algorithm_bandwidth(size_bytes, time_s)))
+    with np.errstate(over="ignore"):
+        busbw = factor * np.asarray(algorithm_bandwidth(size_bytes, time_s))
+    return _as_output(check_finite_result("bus bandwidth", busbw, unit="B/s", size_bytes=size_bytes, time_s=time_s))

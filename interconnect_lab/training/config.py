@@ -151,6 +151,9 @@ def parallel_config(gpus, *, global_batch_size, tensor_parallel=1, pipeline_para
     8
     """
     gpus = check_integer("gpus", gpus, minimum=1)
+    tensor_parallel = check_integer("tensor_parallel", tensor_parallel, minimum=1)
+    pipeline_parallel = check_integer("pipeline_parallel", pipeline_parallel, minimum=1)
+    context_parallel = check_integer("context_parallel", context_parallel, minimum=1)
     model_parallel = tensor_parallel * pipeline_parallel * context_parallel
     if gpus % model_parallel:
         raise ValueError(
