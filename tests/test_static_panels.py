@@ -154,6 +154,27 @@ def test_every_combination_holds_the_panels_own_readout_and_figure():
     assert panel.result == panel.compute(**panel.values())
 
 
+def test_a_refused_combination_shows_the_live_panels_message_and_keeps_the_figure():
+    from interconnect_lab.widgets.panel import error_html
+
+    class Refusing(ToyPanel):
+        def compute(self, *, a, b, double):
+            if a == 2.0 and double:
+                raise ValueError("a = 2.0 with double is out of range [-]")
+            return super().compute(a=a, b=b, double=double)
+
+    panel = Refusing()
+    data = panel.static_export()
+    controls = static.grid(panel)
+    for k, combination in enumerate(itertools.product(*(range(len(c.values)) for c in controls))):
+        values = values_of(controls, combination)
+        refused = values["a"] == 2.0 and values["double"]
+        assert (data["scene"][k] == -1) == refused
+        if refused:
+            assert data["readouts"][data["readout"][k]] == error_html(
+                ValueError("a = 2.0 with double is out of range [-]"))
+
+
 def test_scene_reads_log_axes_in_data_coordinates():
     panel = ToyPanel()
     ax = panel.axes

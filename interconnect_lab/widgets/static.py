@@ -469,7 +469,9 @@ def export(panel) -> dict:
     result is JSON-able: ``controls`` (as the page shows them), ``readouts``
     and ``scenes`` (unique, indexed), ``items`` (unique scene items) and, per
     combination in row-major order of the controls (the last varies fastest),
-    ``readout`` and ``scene`` indices.
+    ``readout`` and ``scene`` indices. A combination the model refuses
+    (``ValueError``/``TypeError``) gets the live panel's error readout and
+    scene -1: the page keeps the figure it shows, as the live panel does.
     """
     controls = grid(panel)
     started = time.process_time()
@@ -482,25 +484,34 @@ def export(panel) -> dict:
     try:
         for combination in itertools.product(*(range(len(c.values)) for c in controls)):
             values = {c.name: c.values[i] for c, i in zip(controls, combination)}
-            result = panel.compute(**values)
-            text = panel.describe(result)
-            panel._redraw_figure(result)
-            ids = []
-            for item in figure_scene(panel.figure, renderer, cache):
-                key = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
-                if key not in interned:
-                    interned[key] = len(items)
-                    items.append(item)
-                ids.append(interned[key])
-            scene_key = tuple(ids)
-            if scene_key not in scene_index:
-                scene_index[scene_key] = len(scenes)
-                scenes.append(ids)
+            try:
+                result = panel.compute(**values)
+            except (ValueError, TypeError) as error:
+                # As the live panel does: the model's message in the readout, the last figure kept
+                # (scene -1: the page leaves the figure as it is).
+                from .panel import error_html
+
+                text, scene = error_html(error), -1
+            else:
+                text = panel.describe(result)
+                panel._redraw_figure(result)
+                ids = []
+                for item in figure_scene(panel.figure, renderer, cache):
+                    key = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+                    if key not in interned:
+                        interned[key] = len(items)
+                        items.append(item)
+                    ids.append(interned[key])
+                scene_key = tuple(ids)
+                if scene_key not in scene_index:
+                    scene_index[scene_key] = len(scenes)
+                    scenes.append(ids)
+                scene = scene_index[scene_key]
             if text not in readout_index:
                 readout_index[text] = len(readouts)
                 readouts.append(text)
             combo_readouts.append(readout_index[text])
-            combo_scenes.append(scene_index[scene_key])
+            combo_scenes.append(scene)
             if time.process_time() - started > TIME_BUDGET_S:
                 raise NotStatic(f"evaluating its controls took more than {TIME_BUDGET_S:.0f} s of processor time")
     finally:

@@ -208,6 +208,8 @@
     var html = d.readouts[d.readout[k]];
     if (this.readout.innerHTML !== html) { this.readout.innerHTML = html; }
     var sceneIndex = d.scene[k];
+    if (force && this.sceneIndex !== undefined) { sceneIndex = this.sceneIndex; }  // redraw what is shown
+    if (sceneIndex < 0) { this.done(k); return; }  // the model refused: keep the last figure, as live
     if (!force && sceneIndex === this.sceneIndex && th.dark === this.dark) { this.done(k); return; }
     this.sceneIndex = sceneIndex;
     this.dark = th.dark;
