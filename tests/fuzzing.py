@@ -22,6 +22,7 @@ Examples per case: :data:`CI_EXAMPLES` in the ordinary run (deterministic),
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 import math
 import numbers
@@ -37,6 +38,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interconnect_lab.sources import Source
+
+# The fabric imports SciPy on first use; import it here so that no fuzzed call is charged for it.
+importlib.import_module("scipy.stats")
+importlib.import_module("scipy.sparse")
 
 CI_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 NIGHTLY_EXAMPLES = int(os.environ.get("FUZZ_NIGHTLY_EXAMPLES", "1000"))

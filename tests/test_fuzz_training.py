@@ -36,7 +36,7 @@ def memory_with_config(model, cluster, gpus, global_batch_size, tensor_parallel,
 
 def mfu_in_unit_interval(result, kwargs):
     assert 0 < result.mfu <= 1 and 0 < result.hfu <= 1, (result.mfu, result.hfu)
-    assert result.step_time_s > 0
+    assert result.step_s > 0
 
 
 def simulate_small(hosts, radix, routing, size_bytes, seed):

@@ -86,11 +86,17 @@ JITTERS = {
 
 
 def _worker(compute_s, jitter, jitter_s, slow_fraction, slowdown):
-    compute_s = check_number("compute_s", compute_s, unit="s", minimum=0, min_inclusive=False)
+    compute_s = check_number("compute_s", compute_s, unit="s", minimum=0, min_inclusive=False, maximum=1e9,
+                             scalar=True)
     check_choice("jitter", jitter, JITTERS)
-    jitter_s = check_number("jitter_s", jitter_s, unit="s", minimum=0)
-    slow_fraction = check_number("slow_fraction", slow_fraction, minimum=0, maximum=1)
-    slowdown = check_number("slowdown", slowdown, minimum=0)
+    jitter_s = check_number("jitter_s", jitter_s, unit="s", minimum=0, maximum=1e9, scalar=True)
+    slow_fraction = check_number("slow_fraction", slow_fraction, minimum=0, maximum=1, scalar=True)
+    slowdown = check_number("slowdown", slowdown, minimum=0, maximum=1e6, scalar=True)
+    if jitter_s > compute_s / 4:
+        # The jitters have mean zero, so their left tail reaches below zero: at most a quarter of
+        # the compute time keeps every step positive (exponential, lognormal) or all but 3e-5 (normal).
+        raise ValueError(f"jitter_s = {jitter_s:g} s is not valid for compute_s = {compute_s:g} s: it must be "
+                         f"<= compute_s / 4 = {compute_s / 4:g} s, or steps would take negative time")
     return compute_s, jitter_s, slow_fraction, slowdown
 
 
@@ -177,7 +183,7 @@ def step_times(n_workers, compute_s, *, jitter="exponential", jitter_s=0.0, slow
     jitter : str
         A name in :data:`JITTERS`.
     jitter_s : float
-        Standard deviation of the jitter, :math:`\\sigma` [s].
+        Standard deviation of the jitter, :math:`\\sigma` [s], at most ``compute_s / 4``.
     slow_fraction : float
         Share of slow workers, :math:`p` in [0, 1] [-].
     slowdown : float
@@ -202,7 +208,9 @@ def step_times(n_workers, compute_s, *, jitter="exponential", jitter_s=0.0, slow
     >>> r.expected_step_s.round(4).tolist()
     [1.0005, 1.1]
     """
-    counts = np.atleast_1d(np.asarray(n_workers))
+    counts = np.atleast_1d(np.asarray(n_workers, dtype=object))
+    if counts.ndim != 1 or counts.size > 10_000:
+        raise ValueError(f"n_workers must be a count or a list of at most 10,000 counts, got {n_workers!r}")
     counts = np.array([check_integer("n_workers", n, minimum=1) for n in counts], dtype=float)
     compute_s, jitter_s, slow_fraction, slowdown = _worker(compute_s, jitter, jitter_s, slow_fraction, slowdown)
     worker = _OneWorker(compute_s, jitter, jitter_s, slow_fraction, slowdown)

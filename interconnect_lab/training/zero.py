@@ -170,8 +170,9 @@ def gradient_compression(gradient, method, *, bits=8, fraction=0.01, index_bytes
     """
     check_choice("compression method", method, ("quantize", "top-k"))
     g = np.asarray(gradient, dtype=float).ravel()
-    if g.size == 0 or not np.all(np.isfinite(g)):
-        raise ValueError("gradient must be a non-empty array of finite numbers")
+    if g.size == 0 or not np.all(np.isfinite(g)) or np.max(np.abs(g)) > 1e150:
+        raise ValueError("gradient must be a non-empty array of finite numbers of magnitude at most 1e150 "
+                         "(whose squares are finite)")
     dense_bytes = 2.0 * g.size
     norm = float(np.linalg.norm(g))
     if method == "quantize":
