@@ -5,29 +5,12 @@ moved to the ends of its range (the corners where a model is most likely to refu
 and a model that refuses is simulated to check the message reaches the readout.
 """
 
-import importlib
-import inspect
-import pkgutil
 import time
 
 import pytest
+from test_panel import PANELS  # every public Panel subclass in interconnect_lab.widgets
 
-from interconnect_lab import widgets
-from interconnect_lab.widgets import Panel
 from interconnect_lab.widgets.panel import ERROR_CLASS
-
-
-def _panel_classes():
-    found = []
-    for info in pkgutil.iter_modules(widgets.__path__):
-        module = importlib.import_module(f"{widgets.__name__}.{info.name}")
-        found += [obj for name, obj in vars(module).items()
-                  if inspect.isclass(obj) and issubclass(obj, Panel) and obj is not Panel
-                  and obj.__module__ == module.__name__ and not name.startswith("_")]
-    return found
-
-
-PANELS = _panel_classes()
 
 
 def _ends(control):
