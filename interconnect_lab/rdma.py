@@ -394,8 +394,8 @@ def host_memory_traffic(bytes_per_byte, *, rate_bytes_per_s, nics=1, bidirection
     >>> host_memory_traffic(3, rate_bytes_per_s=50 * u.GB_per_s, nics=8) / u.GB_per_s
     2400.0
     """
-    m = check_number("bytes_per_byte", bytes_per_byte, minimum=0, maximum=100)
-    rate = check_number("rate_bytes_per_s", rate_bytes_per_s, unit="B/s", minimum=0, maximum=1e18)
+    m = check_number("bytes_per_byte", bytes_per_byte, minimum=0, maximum=100, scalar=True)
+    rate = check_number("rate_bytes_per_s", rate_bytes_per_s, unit="B/s", minimum=0, maximum=1e18, scalar=True)
     n = check_integer("nics", nics, minimum=1, maximum=1024)
     return m * n * rate * (2 if bidirectional else 1)
 

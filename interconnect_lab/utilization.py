@@ -144,8 +144,8 @@ def step_time(compute_s, communication_s, overlap_fraction=0.0):
     >>> round(step_time(0.6, 0.4, 0.75).step_s, 9)
     0.7
     """
-    compute = check_number("compute_s", compute_s, unit="s", minimum=0, min_inclusive=False)
-    communication = check_number("communication_s", communication_s, unit="s", minimum=0)
+    compute = check_number("compute_s", compute_s, unit="s", minimum=0, min_inclusive=False, maximum=1e15)
+    communication = check_number("communication_s", communication_s, unit="s", minimum=0, maximum=1e15)
     overlap = check_number("overlap_fraction", overlap_fraction, minimum=0, maximum=1)
     if any(np.ndim(x) for x in (compute, communication, overlap)):
         compute, communication, overlap = (
@@ -186,18 +186,17 @@ def compute_time(model_flops, peak_flop_per_s, compute_efficiency=1.0):
     >>> compute_time(989.4e12, 989.4e12)
     1.0
     """
-    flops = check_number("model_flops", model_flops, unit="FLOP", minimum=0, min_inclusive=False)
-    peak = check_number("peak_flop_per_s", peak_flop_per_s, unit="FLOP/s", minimum=0, min_inclusive=False)
-    efficiency = check_number("compute_efficiency", compute_efficiency,
-                              minimum=0, maximum=1, min_inclusive=False)
+    flops = check_number("model_flops", model_flops, unit="FLOP", minimum=0, min_inclusive=False, maximum=1e30)
+    peak = check_number("peak_flop_per_s", peak_flop_per_s, unit="FLOP/s", minimum=1, maximum=1e21)
+    efficiency = check_number("compute_efficiency", compute_efficiency, minimum=1e-3, maximum=1)
     return _as_output(flops / (efficiency * peak))
 
 
 def _utilization(flops_name, flops, time_s, peak_flop_per_s, n_gpus):
-    flops = check_number(flops_name, flops, unit="FLOP", minimum=0)
-    time_s = check_number("time_s", time_s, unit="s", minimum=0, min_inclusive=False)
-    peak = check_number("peak_flop_per_s", peak_flop_per_s, unit="FLOP/s", minimum=0, min_inclusive=False)
-    n_gpus = check_number("n_gpus", n_gpus, minimum=1)
+    flops = check_number(flops_name, flops, unit="FLOP", minimum=0, maximum=1e30)
+    time_s = check_number("time_s", time_s, unit="s", minimum=1e-12, maximum=1e12)
+    peak = check_number("peak_flop_per_s", peak_flop_per_s, unit="FLOP/s", minimum=1, maximum=1e21)
+    n_gpus = check_number("n_gpus", n_gpus, minimum=1, maximum=2.0 ** 53)
     return _as_output(flops / (time_s * peak * n_gpus))
 
 

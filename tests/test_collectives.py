@@ -404,11 +404,11 @@ def test_the_table_lists_and_dispatches():
 
 @pytest.mark.parametrize(("call", "error", "message"), [
     (lambda: c.all_reduce_time(-1, 8, 1e9, 1e-6), ValueError,
-     r"size_bytes = -1 B is not valid: it must be >= 0 B"),
+     r"size_bytes = -1 B is not valid: it must be in \[0, 1e\+30\] B"),
     (lambda: c.all_reduce_time(1e6, 0, 1e9, 1e-6), ValueError,
      r"n_ranks = 0 is not valid: it must be >= 1"),
     (lambda: c.all_reduce_time(1e6, 8, 0, 1e-6), ValueError,
-     r"bandwidth_bytes_per_s = 0 B/s is not valid: it must be >= 1 B/s"),
+     r"bandwidth_bytes_per_s = 0 B/s is not valid: it must be in \[1, 1e\+18\] B/s"),
     (lambda: c.all_reduce_time(1e6, 8, 1e9, -1e-6), ValueError, r"latency_s = -1e-06 s is not valid"),
     (lambda: c.all_reduce_time(1e6, 8, 1e9, 1e-6, efficiency=1.2), ValueError,
      r"efficiency = 1.2 is not valid: it must be in \[0.001, 1\]"),

@@ -44,8 +44,8 @@ def positive_time(result, kwargs):
 
 def crossover_or_never(result, kwargs):
     """inf only where the two algorithms never swap places (documented); else a size > 0."""
-    assert result > 0, result
-    if result == np.inf:
+    assert np.all(np.asarray(result) > 0), result
+    if np.ndim(result) == 0 and result == np.inf:
         first = collectives.collective_performance(kwargs["collective"], 1e12, kwargs["n_ranks"],
                                                    kwargs["bandwidth_bytes_per_s"], kwargs["latency_s"],
                                                    kwargs["first"])
@@ -65,11 +65,12 @@ def crossover_or_never(result, kwargs):
 
 def half_bandwidth_or_nothing_sent(result, kwargs):
     """inf only where nothing is sent (documented: one rank); else a size >= 0."""
-    assert result >= 0, result
-    if result == np.inf:
-        assert collectives.collective_performance(
+    result = np.asarray(result)
+    assert np.all(result >= 0), result
+    if np.any(result == np.inf):
+        assert np.all(collectives.collective_performance(
             kwargs["collective"], 1.0, kwargs["n_ranks"], kwargs["bandwidth_bytes_per_s"], kwargs["latency_s"],
-            kwargs["algorithm"]).bandwidth_term_s == 0, kwargs
+            kwargs["algorithm"]).bandwidth_term_s == 0), kwargs
 
 
 def timeout_infinite_only_for_zero(result, kwargs):

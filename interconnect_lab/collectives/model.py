@@ -104,6 +104,11 @@ def _phases(collective, algorithm, n, hierarchy):
 #: Smallest line rate and usable share the model accepts: below them a time overflows [B/s], [-].
 MIN_BANDWIDTH_BYTES_PER_S = 1.0
 MIN_EFFICIENCY = 1e-3
+#: Largest message, line rate and step latency the model accepts (an exabyte... per second, a
+#: million seconds): with them no time, bandwidth or crossover size overflows [B], [B/s], [s].
+MAX_SIZE_BYTES = 1e30
+MAX_BANDWIDTH_BYTES_PER_S = 1e18
+MAX_LATENCY_S = 1e6
 
 
 def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm,
@@ -114,11 +119,11 @@ def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, al
     check_choice("collective", collective, COLLECTIVES)
     _check_algorithm(algorithm, collective)
     n = check_integer("n_ranks", n_ranks, minimum=1)
-    size = check_number("size_bytes", size_bytes, unit="B", minimum=0)
+    size = check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=MAX_SIZE_BYTES)
     bandwidth = check_number("bandwidth_bytes_per_s", bandwidth_bytes_per_s, unit="B/s",
-                             minimum=MIN_BANDWIDTH_BYTES_PER_S)
-    latency = check_number("latency_s", latency_s, unit="s", minimum=0)
-    base = check_number("base_latency_s", base_latency_s, unit="s", minimum=0)
+                             minimum=MIN_BANDWIDTH_BYTES_PER_S, maximum=MAX_BANDWIDTH_BYTES_PER_S)
+    latency = check_number("latency_s", latency_s, unit="s", minimum=0, maximum=MAX_LATENCY_S)
+    base = check_number("base_latency_s", base_latency_s, unit="s", minimum=0, maximum=MAX_LATENCY_S)
     eta = check_number("efficiency", efficiency, minimum=MIN_EFFICIENCY, maximum=1)
     if algorithm_efficiency is not None:
         algorithm_efficiency = check_number("algorithm_efficiency", algorithm_efficiency,
@@ -153,13 +158,13 @@ def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, al
         hierarchy = (per_node, network_algorithm)
         network_bandwidth = check_number("network_bandwidth_bytes_per_s",
                                          network_bandwidth_bytes_per_s, unit="B/s",
-                                         minimum=MIN_BANDWIDTH_BYTES_PER_S)
+                                         minimum=MIN_BANDWIDTH_BYTES_PER_S, maximum=MAX_BANDWIDTH_BYTES_PER_S)
         network_eta = check_number(
             "network_efficiency", NETWORK_EFFICIENCY if network_efficiency is None
             else network_efficiency, minimum=MIN_EFFICIENCY, maximum=1)
         level_bandwidth.append(network_eta * network_bandwidth)
         level_latency.append(check_number("network_latency_s", network_latency_s, unit="s",
-                                          minimum=0))
+                                          minimum=0, maximum=MAX_LATENCY_S))
     else:
         given = [name for name, value in network_arguments.items() if value is not None]
         if given:

@@ -90,7 +90,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._lazy import lazy_module
-from .._validation import check_integer
+from .._validation import check_integer, check_number
 from .network import Network
 
 stats = lazy_module("scipy.stats")  # imported on first use: import interconnect_lab stays fast
@@ -123,7 +123,10 @@ def max_load_cdf(balls, bins, loads):
     """
     balls = check_integer("balls", balls, minimum=0)
     bins = check_integer("bins", bins, minimum=1)
-    loads = np.atleast_1d(np.asarray(loads, dtype=np.int64))
+    loads = np.atleast_1d(check_number("loads", loads, minimum=-(2.0 ** 53), maximum=2.0 ** 53))
+    if np.any(loads != np.floor(loads)):
+        raise TypeError(f"loads must be whole numbers of balls, got {loads!r}")
+    loads = loads.astype(np.int64)
     if balls == 0:
         return np.where(loads >= 0, 1.0, 0.0)
     lam = balls / bins

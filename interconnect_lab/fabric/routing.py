@@ -129,6 +129,8 @@ def _flow_hash(seed, traffic, salt):
 def _seed_value(seed):
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, got {seed!r}")
+    if not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed = {seed} is not valid: it must be in [0, 2**63)")
     return int(seed)
 
 

@@ -92,6 +92,8 @@ def _worker(compute_s, jitter, jitter_s, slow_fraction, slowdown):
     jitter_s = check_number("jitter_s", jitter_s, unit="s", minimum=0, maximum=1e9, scalar=True)
     slow_fraction = check_number("slow_fraction", slow_fraction, minimum=0, maximum=1, scalar=True)
     slowdown = check_number("slowdown", slowdown, minimum=0, maximum=1e6, scalar=True)
+    if 0 < jitter_s < 1e-12:
+        raise ValueError(f"jitter_s = {jitter_s:g} s is not valid: it must be 0 or at least 1e-12 s")
     if jitter_s > compute_s / 4:
         # The jitters have mean zero, so their left tail reaches below zero: at most a quarter of
         # the compute time keeps every step positive (exponential, lognormal) or all but 3e-5 (normal).
@@ -318,7 +320,7 @@ def lagging_worker_cost(n_workers, compute_s, lag_s, *, jitter="exponential", ji
     """
     n = check_integer("n_workers", n_workers, minimum=1)
     compute_s, jitter_s, _, _ = _worker(compute_s, jitter, jitter_s, 0.0, 0.0)
-    lag_s = check_number("lag_s", lag_s, unit="s", minimum=0)
+    lag_s = check_number("lag_s", lag_s, unit="s", minimum=0, maximum=1e9, scalar=True)
     if jitter_s == 0 or lag_s == 0:
         return float(lag_s)
     noise = JITTERS[jitter][0](jitter_s)

@@ -38,6 +38,8 @@ def _rng(seed):
         return seed
     if seed is None or isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer or a numpy.random.Generator, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed = {seed} is not valid: it must be >= 0")
     return np.random.default_rng(int(seed))
 
 
@@ -100,7 +102,7 @@ class Traffic:
         background = np.broadcast_to(np.asarray(self.background, dtype=bool), source.shape).copy()
         size = np.broadcast_to(np.asarray(self.size_bytes, dtype=float), source.shape).copy()
         finite = np.where(background & np.isinf(size), 1.0, size)
-        check_number("size_bytes", finite, unit="B", minimum=0, min_inclusive=False) if size.size else None
+        check_number("size_bytes", finite, unit="B", minimum=0, min_inclusive=False, maximum=1e30) if size.size else None
         for name, array in (("source", source.astype(np.int64)), ("destination", destination.astype(np.int64)),
                             ("size_bytes", size), ("background", background)):
             array.setflags(write=False)
@@ -157,7 +159,7 @@ def permutation(hosts, size_bytes, *, seed):
     (True, True)
     """
     hosts = _hosts_array(hosts)
-    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False)
+    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
     rng = _rng(seed)
     n = hosts.size
     order = rng.permutation(n)
@@ -202,7 +204,7 @@ def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
     12000
     """
     hosts = _hosts_array(hosts)
-    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False)
+    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
     skew = check_number("skew", skew, minimum=0)
     n = hosts.size
     source_index = np.repeat(np.arange(n), n - 1)
@@ -386,7 +388,7 @@ def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
     (6, 1000000.0)
     """
     ranks = _hosts_array(ranks)
-    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False)
+    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
     gpus_per_node = check_integer("gpus_per_node", gpus_per_node, minimum=1)
     n = ranks.size
     source, destination = ranks, np.roll(ranks, -1)
@@ -428,7 +430,7 @@ def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
     (6, 8, 1000000.0)
     """
     ranks = _hosts_array(ranks)
-    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False)
+    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
     g = check_integer("gpus_per_node", gpus_per_node, minimum=1)
     if ranks.size % g or ranks.size // g < 2:
         raise ValueError(f"{ranks.size} ranks are not at least two whole servers of gpus_per_node = {g}")

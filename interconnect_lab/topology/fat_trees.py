@@ -276,7 +276,7 @@ def max_hosts(radix, tiers, *, oversubscription=1.0, rails=1):
     if radix % 2:
         raise ValueError(f"radix = {radix} is not valid: it must be an even whole number >= 2")
     tiers = check_integer("tiers", tiers, minimum=1, maximum=3)
-    oversubscription = check_number("oversubscription", oversubscription, minimum=1)
+    oversubscription = check_number("oversubscription", oversubscription, minimum=1, maximum=1e6, scalar=True)
     rails = check_integer("rails", rails, minimum=1, maximum=radix)
     if tiers == 1:
         if oversubscription != 1:
@@ -380,10 +380,10 @@ def path_latency(switch_hops, *, software_s, nic_s, switch_latency_s, link_laten
     (2.39, 0.163)
     """
     switch_hops = check_integer("switch_hops", switch_hops, minimum=0, maximum=1000)
-    software_s = check_number("software_s", software_s, unit="s", minimum=0, maximum=3600)
-    nic_s = check_number("nic_s", nic_s, unit="s", minimum=0, maximum=3600)
-    switch_latency_s = check_number("switch_latency_s", switch_latency_s, unit="s", minimum=0, maximum=3600)
-    link_latency_s = check_number("link_latency_s", link_latency_s, unit="s", minimum=0, maximum=3600)
+    software_s = check_number("software_s", software_s, unit="s", minimum=0, maximum=3600, scalar=True)
+    nic_s = check_number("nic_s", nic_s, unit="s", minimum=0, maximum=3600, scalar=True)
+    switch_latency_s = check_number("switch_latency_s", switch_latency_s, unit="s", minimum=0, maximum=3600, scalar=True)
+    link_latency_s = check_number("link_latency_s", link_latency_s, unit="s", minimum=0, maximum=3600, scalar=True)
     return PathLatency(switch_hops=switch_hops, software_s=software_s, nic_s=nic_s,
                        switches_s=switch_hops * switch_latency_s,
                        links_s=(switch_hops + 1) * link_latency_s)
@@ -505,7 +505,7 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
     if port_bytes_per_s is not None:
         port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s",
                                         minimum=0, min_inclusive=False)
-    oversubscription = check_number("oversubscription", oversubscription, minimum=1)
+    oversubscription = check_number("oversubscription", oversubscription, minimum=1, maximum=1e6, scalar=True)
     rails = check_integer("rails", rails, minimum=1, maximum=radix)
     if tiers is not None:
         tiers = check_integer("tiers", tiers, minimum=1, maximum=3)

@@ -334,7 +334,7 @@ def training_flops(model: TransformerModel, batch_size, *, recompute="full") -> 
     >>> f"{training_flops(model, 512):.4g}"
     '1.547e+16'
     """
-    batch = check_number("batch_size", batch_size, unit="sequences", minimum=1)
+    batch = check_number("batch_size", batch_size, unit="sequences", minimum=1, maximum=1e12)
     return batch * model.sequence_length * flops_per_token(model, recompute=recompute)
 
 

@@ -158,7 +158,7 @@ def pipeline_schedule(pipeline_parallel, microbatches, interleave=1, *, backward
     p = check_integer("pipeline_parallel", pipeline_parallel, minimum=1, maximum=64)
     m = check_integer("microbatches", microbatches, minimum=1, maximum=512)
     v = check_integer("interleave", interleave, minimum=1, maximum=16)
-    ratio = check_number("backward_ratio", backward_ratio, minimum=0, min_inclusive=False, maximum=10)
+    ratio = check_number("backward_ratio", backward_ratio, minimum=0, min_inclusive=False, maximum=10, scalar=True)
     if v > 1 and m % p:
         raise ValueError(f"microbatches = {m} must be a multiple of pipeline_parallel = {p} when "
                          f"interleave = {v} > 1 (Megatron-LM's interleaved schedule requires it)")
