@@ -355,7 +355,7 @@ def checkpoint_plan(gpus, gpu_mtbf_s, checkpoint_s, *, restart_s=0.0, model="dal
     ------
     ValueError
         For a value out of range, or a job that fails so often for its checkpoint
-        time that it never makes progress (effective fraction below 1e-308).
+        time that it never makes progress (effective fraction below 1e-300).
 
     Examples
     --------
@@ -372,12 +372,12 @@ def checkpoint_plan(gpus, gpu_mtbf_s, checkpoint_s, *, restart_s=0.0, model="dal
     mtbf = np.atleast_1d(system_mtbf(gpus, gpu_mtbf_s))
     interval = np.atleast_1d(optimal_checkpoint_interval(checkpoint_s, mtbf, model=model))
     effective = np.atleast_1d(effective_training_fraction(interval, checkpoint_s, mtbf, restart_s=restart_s))
-    if np.any(effective == 0):
-        stuck = float(gpus[np.flatnonzero(effective == 0)[0]])
+    if np.any(effective < 1e-300):  # its slowdown, 1 / effective, would overflow
+        stuck = float(gpus[np.flatnonzero(effective < 1e-300)[0]])
         raise ValueError(
             f"gpus = {stuck:g} with gpu_mtbf_s = {gpu_mtbf_s:g} s, checkpoint_s = {checkpoint_s:g} s and "
             f"restart_s = {restart_s:g} s is not valid: the job fails hundreds of times per checkpoint "
-            "and never makes progress (effective training fraction below 1e-308)")
+            "and never makes progress (effective training fraction below 1e-300)")
     return CheckpointPlan(gpus=gpus, gpu_mtbf_s=float(gpu_mtbf_s), checkpoint_s=float(checkpoint_s),
                           restart_s=float(restart_s), mtbf_s=mtbf, interval_s=interval,
                           effective_fraction=effective, model=model)

@@ -28,14 +28,15 @@ seconds = positive(1e-3, 1e9)
 
 def bandwidth_at_most_line_rate(result, kwargs):
     """Bus bandwidth never beats the links (in-network algorithms halve the traffic, so 2x)."""
-    line = kwargs["bandwidth_bytes_per_s"]
+    line = np.max(np.asarray(kwargs["bandwidth_bytes_per_s"], dtype=float))
     network = kwargs.get("network_bandwidth_bytes_per_s")
-    limit = max(line, network or 0.0) * 2
-    assert np.all(np.asarray(result.bus_bandwidth_bytes_per_s) <= limit * (1 + 1e-9)), (result, kwargs)
+    limit = max(line, 0.0 if network is None else np.max(np.asarray(network, dtype=float))) * 2
+    busbw = np.asarray(result.bus_bandwidth_bytes_per_s)
+    assert np.all(busbw[np.isfinite(busbw)] <= limit * (1 + 1e-9)), (result, kwargs)
     assert np.all(np.asarray(result.time_s) >= 0)
     instant = np.asarray(result.time_s) == 0
-    algbw = np.asarray(result.algorithm_bandwidth_bytes_per_s)
-    assert np.all(np.isfinite(algbw) | (instant & (kwargs["n_ranks"] == 1))), (result, kwargs)
+    for rate in (result.algorithm_bandwidth_bytes_per_s, result.bus_bandwidth_bytes_per_s):
+        assert np.all(np.isfinite(rate) | (instant & (kwargs["n_ranks"] == 1))), (result, kwargs)
 
 
 def positive_time(result, kwargs):
@@ -99,7 +100,7 @@ CASES = [
     Case(collectives.collective_performance, dict(
         collective=choice(COLLECTIVES), size_bytes=size, n_ranks=ranks, bandwidth_bytes_per_s=rate,
         latency_s=latency, algorithm=choice(ALGORITHMS), **collective_options),
-        check=bandwidth_at_most_line_rate, infinite=("algorithm_bandwidth_bytes_per_s",)),
+        check=bandwidth_at_most_line_rate, infinite=("algorithm_bandwidth_bytes_per_s", "bus_bandwidth_bytes_per_s")),
     Case(collectives.collective_performance, dict(
         collective=st.just("all_reduce"), size_bytes=size, n_ranks=count(2, 4096),
         bandwidth_bytes_per_s=rate, latency_s=latency, algorithm=st.just("hierarchical"),
@@ -107,7 +108,7 @@ CASES = [
         network_latency_s=optional(latency), network_efficiency=optional(fraction(0.05, 1.0)),
         network_algorithm=optional(choice(("ring", "tree")))),
         check=bandwidth_at_most_line_rate, name="collectives.collective_performance (hierarchical)",
-        infinite=("algorithm_bandwidth_bytes_per_s",)),
+        infinite=("algorithm_bandwidth_bytes_per_s", "bus_bandwidth_bytes_per_s")),
     Case(collectives.collective_time, dict(
         collective=choice(COLLECTIVES), size_bytes=size, n_ranks=ranks, bandwidth_bytes_per_s=rate,
         latency_s=latency, algorithm=choice(ALGORITHMS)), check=positive_time),

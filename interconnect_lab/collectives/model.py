@@ -357,8 +357,8 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
         algbw = np.where(time > 0, np.divide(size, np.where(time > 0, time, 1.0)),
                          np.where(size > 0, np.inf, 0.0))
     # One rank with no launch latency takes no time: algbw is inf by definition, not by overflow.
-    check_finite_result("algorithm_bandwidth_bytes_per_s", np.where(time > 0, algbw, 0.0), unit="B/s",
-                        size_bytes=size, time_s=time)
+    check_finite_result("algorithm_bandwidth_bytes_per_s", algbw if n > 1 else np.where(time > 0, algbw, 0.0),
+                        unit="B/s", size_bytes=size, time_s=time)
     factor = bus_bandwidth_factor(collective, n)
     with np.errstate(invalid="ignore"):
         busbw = np.where(factor > 0, factor * algbw, 0.0)
