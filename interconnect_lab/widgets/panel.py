@@ -21,7 +21,7 @@ In the rendered book (static HTML, no kernel), a panel answers its controls
 from values computed when the book was built: while ``jupyter-book build``
 runs, displaying a panel evaluates ``compute``, ``describe`` and the figure
 over a grid of control values and shows an HTML panel that holds them (see
-:mod:`interconnect_lab.widgets.static`). A new panel gets this without any
+``interconnect_lab.widgets.static``). A new panel gets this without any
 code, as long as its controls are dropdowns, selection sliders, checkboxes
 or numeric sliders and their combinations stay within
 ``static.MAX_COMBINATIONS`` (numeric sliders are thinned to
@@ -249,7 +249,7 @@ class Panel:
     def static_export(self) -> dict:
         """Readout and figure for every combination of control values (for the rendered book).
 
-        See :func:`interconnect_lab.widgets.static.export`; raises
+        See ``interconnect_lab.widgets.static.export``; raises
         ``static.NotStatic`` (with the reason) when the page cannot hold them.
         """
         return static.export(self)
