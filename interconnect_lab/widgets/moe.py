@@ -25,7 +25,7 @@ TOP_K = (1, 2, 4, 6, 8)
 #: Tokens each GPU routes per micro-batch [token].
 TOKENS = (128, 256, 512, 1024, 2048, 4096, 8192, 16384)
 #: GPUs in the expert-parallel group [-].
-EP_DEGREES = (8, 16, 32, 64, 72, 128, 144, 256)
+EP_DEGREES = (8, 16, 32, 64, 128, 256)
 #: Zipf exponents of expert popularity [-].
 SKEWS = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 
@@ -43,7 +43,7 @@ class MoEPanel(Panel):
     """
 
     #: Values the static book precomputes (the initial ones are always kept): 192 combinations.
-    static_grid = {"experts": (64, 256), "top_k": (2, 8), "tokens_per_gpu": (1024, 4096), "ep_degree": (8, 16, 64, 72),
+    static_grid = {"experts": (64, 256), "top_k": (2, 8), "tokens_per_gpu": (1024, 4096), "ep_degree": (8, 16, 64, 128),
                    "skew": (0.0, 0.2, 1.0)}
 
     BASE_MODEL = "DeepSeek-V3"

@@ -58,7 +58,8 @@ class TopologyPanel(Panel):
     def describe(self, result):
         cheapest = int(np.argmin(result.cost_per_host_usd))
         fewest = min(result.summaries, key=lambda s: s.diameter_hops)
-        return (f"<b>Cheapest per port:</b> {result.summaries[cheapest].family} "
+        hosts = sorted(s.hosts for s in result.summaries)[len(result.summaries) // 2]
+        return (f"About {hosts:,} hosts. <b>Cheapest per port:</b> {result.summaries[cheapest].family} "
                 f"(USD {result.cost_per_host_usd[cheapest]:,.0f}); <b>fewest hops:</b> {fewest.family} "
                 f"({fewest.diameter_hops}); full bisection: "
                 + ", ".join(s.family for s in result.summaries if s.bisection_ratio >= 1 - 1e-9))
