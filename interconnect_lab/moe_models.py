@@ -2,7 +2,7 @@
 
 :class:`MoEModel` holds a published MoE transformer (layers, width, experts, experts per
 token, shared experts, attention), its parameter counts and FLOPs per token;
-:data:`MOE_MODELS` names the published ones (DeepSeek-V3, Mixtral 8x7B).
+``MOE_MODELS`` names the published ones (DeepSeek-V3, Mixtral 8x7B).
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ MOE_MODELS = _models()
 
 
 def moe_model(name: str) -> MoEModel:
-    """The published MoE architecture called ``name`` (see :data:`MOE_MODELS`).
+    """The published MoE architecture called ``name`` (see ``MOE_MODELS``).
 
     Examples
     --------
