@@ -2,10 +2,11 @@
 // (written by tools/vendor_js.py; loaded after require.js, before embed-amd.js).
 (function () {
   "use strict";
-  // 1. The manager finds its fonts relative to its AMD module's address:
-  //    map that module to this folder rather than to the page's folder.
+  // 1. Each widgets module (the manager, base, controls) finds its fonts
+  //    relative to its own AMD module's address: map them all to this folder
+  //    rather than to the page's folder.
   var here = new URL(".", document.currentScript.src).href.replace(/\/$/, "");
-  window.require.config({paths: {"@jupyter-widgets/html-manager/dist": here}});
+  window.require.config({paths: {"@jupyter-widgets": here, "@jupyter-widgets/html-manager/dist": here}});
 
   // 2. ipywidgets 8 typesets widget labels with MathJax 2's API
   //    (MathJax.Hub.Queue); the book runs MathJax 3, which has no Hub, so
