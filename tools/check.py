@@ -16,6 +16,10 @@ Usage (from the repository root, inside the environment the README sets up)::
 Each step's duration is printed and written to test-artifacts/check-timings.json
 (the benchmarks report it); a failing browser test leaves a screenshot and
 the page's console log in test-artifacts/browser/ and prints their paths.
+
+The pytest steps run on two workers (pytest-xdist; a notebook's cells, and a
+browser test file's tests, stay together on one worker with ``--dist
+loadfile``, so each file starts one kernel or one JupyterLab server), which keeps the whole run under 20 minutes on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -35,18 +39,22 @@ PY = sys.executable
 TIMINGS = ROOT / "test-artifacts" / "check-timings.json"
 
 
+WORKERS = ["-n", "2"]
+BY_FILE = [*WORKERS, "--dist", "loadfile"]
+
+
 def steps(build_dir: Path):
     browser = ROOT / "tests" / "browser"
     return [
         ("unit, property and published-value tests",
-         [PY, "-m", "pytest", "tests", "interconnect_lab", f"--ignore={browser}", "-q"]),
+         [PY, "-m", "pytest", "tests", "interconnect_lab", f"--ignore={browser}", "-q", *WORKERS]),
         ("notebooks (nbval, strict)",
          [PY, "-m", "pytest", "--nbval", "--nbval-sanitize-with", "tests/nbval_sanitize.cfg",
-          "book", "-q"]),
+          "book", "-q", *BY_FILE]),
         ("book build (clean, -W -n --keep-going)",
          [str(Path(PY).parent / "jupyter-book"), "build", ".", "--path-output", str(build_dir),
           "-W", "-n", "--keep-going"]),
-        ("browser tests", [PY, "-m", "pytest", str(browser), "-q"]) if browser.exists() else None,
+        ("browser tests", [PY, "-m", "pytest", str(browser), "-q", *BY_FILE]) if browser.exists() else None,
     ]
 
 
