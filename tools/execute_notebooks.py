@@ -2,8 +2,9 @@
 
 Run this after changing the library or a chapter, then read the diff: nbval
 compares every text output with the fresh run, so the committed outputs are
-the book's record of what the model says. Widget state is stored so that the
-static book shows every panel in its initial state with its figure.
+the book's record of what the model says. Widget state is stored so that a
+notebook opened in JupyterLab, or on GitHub, shows its panels as last run
+(the rendered book executes the notebooks again and precomputes its panels).
 
 Usage (from the repository root)::
 

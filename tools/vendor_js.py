@@ -1,7 +1,9 @@
 """Refresh the JavaScript the rendered book needs, served from the book itself.
 
-The book's pages need require.js and the Jupyter widgets HTML manager (to show
-each panel in its stored initial state) and MathJax (to typeset maths). By
+The book's pages need require.js and the Jupyter widgets HTML manager (for the
+few widgets a page still shows live, such as the measuring appendix's log
+picker; the chapters' panels are precomputed), Chart.js (to draw them) and
+MathJax (to typeset maths). By
 default Jupyter Book loads them from public CDNs, so a reader offline sees
 blank panels and raw TeX. This project keeps pinned copies in ``offline/``
 (committed, with their licences); ``_config.yml`` serves that folder as

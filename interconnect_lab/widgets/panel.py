@@ -30,9 +30,10 @@ or numeric sliders and their combinations stay within
 - ``static_grid = {"size_bytes": (2**20, 2**30), ...}``: the values the page
   offers for some controls (a subset of a selection's options, or a numeric
   slider's positions; the initial value is always kept);
-- ``static_kernel_only = "it runs the flow simulator"``: the page shows the
-  panel in its initial state with a note giving this reason and pointing to
-  the launch buttons (for simulators: too slow or too many combinations).
+- ``static_kernel_only = "it runs the flow simulator"``: the page shows a
+  still of the panel in its initial state (control values, readout, figure)
+  with a note giving this reason and pointing to the launch buttons (for
+  simulators: too slow or too many combinations).
 
 ``tests/test_static_panels.py`` checks every panel's export and
 ``tests/browser/test_static_panels.py`` moves every control in the built book.
@@ -260,8 +261,7 @@ class Panel:
                 display({"text/html": static.static_html(self), "text/plain": f"<{type(self).__name__}>"}, raw=True)
                 return
             except static.NotStatic as reason:
-                display(self.widget)
-                display({"text/html": static.kernel_note_html(self, str(reason)),
+                display({"text/html": static.snapshot_html(self, str(reason)),
                          "text/plain": f"{type(self).__name__} needs a kernel: {reason}"}, raw=True)
                 return
         display(self.widget)

@@ -25,13 +25,15 @@ The grid, per control (:func:`control_grid`):
 
 A panel whose grid has more than :data:`MAX_COMBINATIONS` combinations, a
 control the page cannot show, or ``Panel.static_kernel_only`` set (a
-simulator) keeps its live widget in the page, in its initial state, with a
-note that says so and points to the launch buttons (Binder, JupyterLab,
-Colab).
+simulator) is shown as a still (:func:`snapshot_html`: its control values,
+readout and figure in their initial state) with a note that says so and
+points to the launch buttons (Binder, JupyterLab, Colab).
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
 import hashlib
 import html
 import itertools
@@ -50,7 +52,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 __all__ = ["ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
-           "control_grid", "export", "figure_scene", "static_html", "kernel_note_html"]
+           "control_grid", "export", "figure_scene", "encode_data", "decode_data", "static_html", "snapshot_html", "kernel_note_html"]
 
 #: Environment variable that turns build mode on ("1"): set by the book's Sphinx extension.
 ENV = "INTERCONNECT_LAB_STATIC_PANELS"
@@ -546,11 +548,28 @@ def _control_html(uid, index, control: StaticControl) -> str:
     return f'<div class="il-sp-control">{label}{field}</div>'
 
 
+#: How a panel's data is stored in the page: its JSON, gzip-compressed (deterministic: no
+#: timestamp) and base64-encoded, which makes it 5-17 times smaller; the page's renderer
+#: inflates it with the browser's ``DecompressionStream``.
+DATA_TYPE = "application/octet-stream"
+DATA_ENCODING = "gzip+base64"
+
+
+def encode_data(payload: str) -> str:
+    """A panel's JSON as the page stores it (see :data:`DATA_ENCODING`)."""
+    return base64.b64encode(gzip.compress(payload.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+
+
+def decode_data(text: str) -> dict:
+    """The panel data :func:`encode_data` stored, as a ``dict``."""
+    return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
+
+
 def static_html(panel, data: dict | None = None) -> str:
     """The panel as the rendered book shows it: labelled controls, readout, figure and its data."""
     data = export(panel) if data is None else data
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    script = payload.replace("</", "<\\/")  # never ends the <script> early
+    script = encode_data(payload)
     uid = "il-sp-" + hashlib.sha1(payload.encode()).hexdigest()[:10]
     controls = [StaticControl(c["name"], c["kind"], c["label"], (), tuple(c["labels"]), c["index"])
                 for c in data["controls"]]
@@ -568,8 +587,45 @@ def static_html(panel, data: dict | None = None) -> str:
         f'<p class="il-sp-note">Precomputed by <code>interconnect_lab</code> when this page was built '
         f'({count:,} combinations of the controls); no kernel is running. For other values, launch the '
         f'notebook (launch buttons at the top of the page).</p>'
-        f'<script type="application/json" class="il-sp-data">{script}</script>'
+        f'<script type="{DATA_TYPE}" class="il-sp-data" data-encoding="{DATA_ENCODING}">{script}</script>'
         "</div>")
+
+
+def _control_value_text(control) -> str:
+    """A control's current value as its widget shows it (a dropdown's label, a slider's readout)."""
+    label = getattr(control, "label", None)
+    if isinstance(label, str):
+        return label
+    value = control.value
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float) and getattr(control, "readout_format", None):
+        try:
+            return _format(value, control.readout_format)
+        except (ValueError, TypeError):
+            pass
+    return str(value)
+
+
+def snapshot_html(panel, reason: str) -> str:
+    """A panel the page cannot precompute, as a still: its control values, readout, figure and why.
+
+    The rendered book shows this instead of the live widget, which could not
+    move without a kernel and would need the widgets manager (about 3.7 MB)
+    on the page.
+    """
+    values = "; ".join(f"{html.escape(_plain(control.description or name))} = "
+                       f"{html.escape(_control_value_text(control))}"
+                       for name, control in panel.controls.items())
+    image = base64.b64encode(panel.png()).decode("ascii")
+    width = panel.figure.get_size_inches()[0]
+    name = html.escape(type(panel).__name__)
+    return (f'<div class="il-static-panel-snapshot" data-panel="{name}">'
+            f'<p class="il-sp-values"><strong>Controls at:</strong> {values}</p>'
+            f'<div class="il-sp-readout" role="status">{panel.readout.value}</div>'
+            f'<img src="data:image/png;base64,{image}" style="width: 100%; max-width: {width:.2f}in" '
+            f'alt="{name}\'s figure for the control values above; the line above states its values.">'
+            + kernel_note_html(panel, reason) + "</div>")
 
 
 def kernel_note_html(panel, reason: str) -> str:
