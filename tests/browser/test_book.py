@@ -3,7 +3,8 @@
 Every page in _toc.yml: loads with no console error, no failed request and no
 request leaving 127.0.0.1; every figure has a size; every embedded widget
 panel renders in the state stored with its notebook; every formula is
-typeset; every internal link and anchor resolves.
+typeset; every internal link and anchor resolves; a chapter page loads at
+most 5 MB in all.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ import pytest
 import support
 
 PAGES = support.toc_documents()
+#: Most bytes a chapter page may load in all (HTML and every file it fetches, uncompressed).
+PAGE_LIMIT_BYTES = 5_000_000
+# What the page has loaded so far, uncompressed: the document and every same-origin file.
+JS_WEIGHT = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+  .filter(e => e.name.startsWith(location.origin)).reduce((sum, e) => sum + e.decodedBodySize, 0)"""
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}  # SVGs are checked by the browser alone
 
 # Waits for the page's own machinery: MathJax's first typesetting and the
@@ -179,6 +185,11 @@ def test_page_renders_offline_without_errors(document, book_url, book_html, page
     problems += [f"maths not typeset: {m['text']!r}" for m in report["maths"] if not m["typeset"]]
     problems += [f"maths with a TeX error: {m['text']!r}" for m in report["maths"] if m["error"]]
     problems += widget_problems(report["views"], report["state"])
+    if re.fullmatch(r"book/\d\d_\w+", document):
+        weight = page.evaluate(JS_WEIGHT)
+        if weight > PAGE_LIMIT_BYTES:
+            problems.append(f"the page loads {weight / 1e6:.2f} MB, over the {PAGE_LIMIT_BYTES / 1e6:.0f} MB "
+                            "a chapter page may weigh (benchmarks/bench_static_panels.py lists what it loads)")
     assert not problems, f"{document}:\n  " + "\n  ".join(problems)
 
 
@@ -188,3 +199,21 @@ def test_every_internal_link_and_anchor_resolves(document, book_html):
     assert page.exists(), f"{document} is in _toc.yml but {page} was not built"
     broken = support.broken_links(book_html, page)
     assert not broken, f"{document}:\n  " + "\n  ".join(broken)
+
+
+def test_theme_icons_are_drawn_without_font_awesomes_script(book_url, book_html, page, page_log):
+    """tools/sphinxext/theme_icons.py drops fontawesome.js; the icon font must still draw every icon."""
+    page.goto(book_url + PAGES[1] + ".html", wait_until="load")
+    page.wait_for_function(JS_SETTLED, timeout=30_000, polling=100)
+    page.evaluate("document.fonts.ready")
+    icons = page.evaluate("""() => Array.from(document.querySelectorAll('.header-article-items [class*="fa-"]'))
+      .filter(el => el.offsetParent !== null)
+      .map(el => { const before = getComputedStyle(el, '::before'); const box = el.getBoundingClientRect();
+                   return {cls: el.className, width: box.width, glyph: before.content,
+                           font: before.fontFamily, svg: el.tagName.toLowerCase() === 'svg'}; })""")
+    assert len(icons) >= 3, f"expected the header's icons (launch, download, full screen...), found {icons}"
+    problems = [f"{i['cls']}: not drawn by the icon font ({i})" for i in icons
+                if i["svg"] or i["width"] <= 0 or i["glyph"] in ("none", "normal", "") or "Font Awesome" not in i["font"]]
+    assert not list(book_html.rglob("fontawesome.js")), "the 1.5 MB script is still in _static"
+    assert "fontawesome.js" not in (book_html / (PAGES[1] + ".html")).read_text()
+    assert not problems and not page_log.problems(), problems + page_log.problems()
