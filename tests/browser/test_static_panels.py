@@ -33,7 +33,7 @@ JS_READY = """() => {
 }"""
 
 JS_PANELS = """() => Array.from(document.querySelectorAll('.il-static-panel')).map(root => {
-  const data = JSON.parse(root.querySelector('script.il-sp-data').textContent);
+  const data = window.ilStaticPanels.panels.find(p => p.root === root).data;
   const inputs = Array.from(root.querySelectorAll('[data-control]'));
   return {id: root.id, panel: data.panel, controls: data.controls,
           labelled: inputs.every(i => i.labels && i.labels.length === 1 && i.labels[0].textContent.trim()),

@@ -158,9 +158,22 @@
   }
 
   // --- A panel ----------------------------------------------------------------------------
-  function Panel(root) {
+  // The panel's data as the build stored it: JSON, gzip-compressed and base64-encoded
+  // (data-encoding="gzip+base64"), or plain JSON.
+  function readData(root) {
+    var element = root.querySelector("script.il-sp-data");
+    if (element.dataset.encoding !== "gzip+base64") {
+      return Promise.resolve(JSON.parse(element.textContent));
+    }
+    var text = atob(element.textContent.trim()), bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) { bytes[i] = text.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
+  function Panel(root, data) {
     this.root = root;
-    this.data = JSON.parse(root.querySelector("script.il-sp-data").textContent);
+    this.data = data;
     this.state = this.data.controls.map(function (c) { return c.index; });
     this.strides = [];
     var stride = 1;
@@ -328,15 +341,17 @@
   };
 
   function start() {
-    if (!window.Chart) { return; }
+    // Without Chart.js or DecompressionStream (browsers before 2023) the panel keeps its
+    // initial readout and its note, and draws nothing.
+    if (!window.Chart || !window.DecompressionStream) { return; }
     document.querySelectorAll(".il-static-panel").forEach(function (root) {
-      try {
-        panels.push(new Panel(root));
+      readData(root).then(function (data) {
+        panels.push(new Panel(root, data));
         root.classList.add("il-sp-ready");
-      } catch (error) {
+      }).catch(function (error) {
         root.classList.add("il-sp-failed");
-        throw error;
-      }
+        console.error("static panel " + root.id + ": " + error);
+      });
     });
     // Redraw when the reader switches between the light and dark themes.
     new MutationObserver(function () {
