@@ -39,10 +39,28 @@ def mfu_in_unit_interval(result, kwargs):
     assert result.step_s > 0
 
 
-def simulate_small(hosts, radix, routing, size_bytes, seed):
-    """The flow simulator on a permutation over a small fat tree."""
-    network = fabric.Network(topology.fat_tree(hosts, radix=radix, tiers=3), nic_capacity_bytes_per_s=50e9)
-    return fabric.simulate(network, fabric.permutation(network.hosts, size_bytes, seed=seed), routing, seed=seed)
+def simulate_small(hosts, radix, routing, size_bytes, nic_capacity_bytes_per_s, link_capacity_bytes_per_s,
+                   background_fraction, seed):
+    """The flow simulator on a permutation (and perhaps background flows) over a small fat tree."""
+    network = fabric.Network(topology.fat_tree(hosts, radix=radix, tiers=3),
+                             nic_capacity_bytes_per_s=nic_capacity_bytes_per_s,
+                             link_capacity_bytes_per_s=link_capacity_bytes_per_s)
+    traffic = fabric.permutation(network.hosts, size_bytes, seed=seed)
+    if background_fraction is not None:
+        traffic = fabric.combine(traffic, fabric.background(network.hosts, background_fraction, seed=seed))
+    return fabric.simulate(network, traffic, routing, seed=seed)
+
+
+def simulation_within_capacity(result, kwargs):
+    """Every foreground flow finishes at a finite positive time; no link or NIC is used beyond its capacity."""
+    foreground = result.foreground
+    times = result.completion_times_s[foreground]
+    assert np.all(np.isfinite(times) & (times > 0)), times
+    assert np.all(np.isnan(result.completion_times_s[~foreground])), "a background flow finished"
+    assert 0 < result.completion_time_s == times.max()
+    assert np.all(result.link_utilization <= 1 + 1e-9), result.link_utilization.max()
+    nic = kwargs["nic_capacity_bytes_per_s"]
+    assert np.all(result.throughput_bytes_per_s <= nic * (1 + 1e-9)), (result.throughput_bytes_per_s.max(), nic)
 
 
 def route_small(hosts, radix, routing, seed):
@@ -105,9 +123,14 @@ CASES = [
                                   batch=count(1, 256), offloaded_fraction=fraction(), gpus=count(1, 8),
                                   overlap_fraction=fraction()), examples=0.5),
     # the flow simulator
+    # Sizes and capacities span their documented ranges and beyond: [1e-30, 1e30] B, [1e-30, 1e18] B/s.
     Case(simulate_small, dict(hosts=count(2, 128), radix=st.sampled_from([4, 8, 16]),
-                              routing=choice(tuple(fabric.ROUTINGS)), size_bytes=positive(1e3, 1e9),
-                              seed=count(0, 100)), examples=0.25, name="fabric.simulate (small fat tree)"),
+                              routing=choice(tuple(fabric.ROUTINGS)), size_bytes=positive(1e-35, 1e35),
+                              nic_capacity_bytes_per_s=positive(1e-35, 1e23),
+                              link_capacity_bytes_per_s=positive(1e-35, 1e23),
+                              background_fraction=optional(fraction()), seed=count(0, 100)),
+         check=simulation_within_capacity, infinite=("completion_times_s", "size_bytes"), examples=0.25,
+         name="fabric.simulate (small fat tree)"),
     Case(route_small, dict(hosts=count(2, 512), radix=st.sampled_from([4, 8, 16]),
                            routing=choice(tuple(fabric.ROUTINGS)), seed=count(0, 100)),
          check=rates_within_line_rate, examples=0.25, name="fabric.fair_rates (small fat tree)"),

@@ -130,3 +130,61 @@ def test_right_type(call, error, message):
 def test_catalog_lookups_suggest_the_close_match(lookup, typed, meant):
     with pytest.raises(ValueError, match=f"did you mean '{meant}'"):
         lookup(typed)
+
+
+# The flow simulator at extreme sizes and capacities ------------------------------------------------
+
+def _small_fabric(nic_capacity_bytes_per_s, link_capacity_bytes_per_s=None):
+    from interconnect_lab import fabric
+    return fabric.Network(topology.fat_tree(16, radix=4, tiers=3), nic_capacity_bytes_per_s=nic_capacity_bytes_per_s,
+                          link_capacity_bytes_per_s=link_capacity_bytes_per_s)
+
+
+@pytest.mark.parametrize(("size_bytes", "nic_capacity_bytes_per_s", "message"), [
+    # 5e-324 B at 50 GB/s finished at "0 s": link utilization 0/0 = NaN, throughput inf
+    (5e-324, 50e9, r"size_bytes = 4\.94066e-324 B is not valid: it must be in \[1e-30, 1e\+30\] B"),
+    # 1e30 B at 1e-300 B/s finished at inf s: utilization NaN
+    (1e30, 1e-300, r"nic_capacity_bytes_per_s = 1e-300 B/s is not valid: it must be in \[1e-30, 1e\+18\] B/s"),
+    # 1e-300 B at 1e300 B/s: a time of 0 s again
+    (1e-300, 1e300, r"nic_capacity_bytes_per_s = 1e\+300 B/s is not valid"),
+])
+def test_simulate_refuses_sizes_and_capacities_whose_times_leave_the_float_range(size_bytes, nic_capacity_bytes_per_s,
+                                                                                  message):
+    from interconnect_lab import fabric
+    with pytest.raises(ValueError, match=message):
+        network = _small_fabric(nic_capacity_bytes_per_s)
+        fabric.simulate(network, fabric.permutation(network.hosts, size_bytes, seed=0))
+
+
+@pytest.mark.parametrize("routing", ["ecmp", "spray", "adaptive"])
+@pytest.mark.parametrize(("size_bytes", "capacity_bytes_per_s"), [(1e-30, 1e18), (1e30, 1e-30), (1e-30, 1e-30),
+                                                                   (1e30, 1e18)])
+def test_simulate_is_finite_at_the_corners_of_the_documented_ranges(size_bytes, capacity_bytes_per_s, routing):
+    from interconnect_lab import fabric
+    network = _small_fabric(capacity_bytes_per_s, capacity_bytes_per_s)
+    result = fabric.simulate(network, fabric.permutation(network.hosts, size_bytes, seed=3), routing)
+    assert np.all(np.isfinite(result.completion_times_s)) and result.completion_time_s > 0
+    assert np.all(np.isfinite(result.link_utilization)) and result.link_utilization.max() <= 1 + 1e-12
+    assert result.throughput_bytes_per_s.max() <= capacity_bytes_per_s * (1 + 1e-12)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda f: f.simulate(_small_fabric(50e9), f.background(16, 0.5, seed=1)), ValueError,
+     "has no foreground flow"),
+    (lambda f: f.all_to_all(16, 1e-29, skew=10, seed=0), ValueError,
+     r"size_bytes = 1e-29 B with skew = 10 gives flows from 1\.45375e-40"),
+    (lambda f: f.all_to_all(16, 1e6, skew=1e300, seed=0), ValueError, r"skew = 1e\+300 is not valid: it must be in \[0, 10\]"),
+    (lambda f: f.ring_all_reduce(range(8), 1e-30), ValueError,
+     r"message_bytes = 1e-30 B is not valid for 8 ranks: each flow carries message_bytes / 8"),
+    (lambda f: _small_fabric(1.0).with_degraded_links(16, 1e-31), ValueError, r"fraction = 1e-31 is not valid here"),
+    (lambda f: _small_fabric(50e9).with_link_capacity(16, 1e19), ValueError,
+     r"capacity_bytes_per_s = 1e\+19 B/s is not valid: it must be 0 \(a failed link\) or in \[1e-30, 1e\+18\] B/s"),
+    (lambda f: f.simulate_flows([[0]], [1.0], [1e-31]), ValueError, "size_bytes = 1e-31 B"),
+    (lambda f: f.FlowSimulation(np.array([[1e-300]]), [1.0], [1.0]), ValueError, "incidence weights must be >= 1e-30"),
+    (lambda f: f.background(16, [0.5], seed=0), TypeError, "fraction must be a single real number"),
+    (lambda f: _small_fabric([50e9]), TypeError, "nic_capacity_bytes_per_s must be a single real number"),
+])
+def test_fabric_inputs_that_would_leave_the_float_range(call, error, message):
+    from interconnect_lab import fabric
+    with pytest.raises(error, match=message):
+        call(fabric)

@@ -48,8 +48,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._lazy import lazy_module
-from .._validation import check_choice, check_number
+from .._validation import check_choice
 from ..topology import Dragonfly, Torus
+from .network import check_capacity
 from .routing import Routes
 from .simulation import simulate_routes
 from .traffic import Traffic
@@ -184,9 +185,10 @@ class DirectNetwork:
         return _check_index(name, links, self.link_count, "link")
 
     def with_link_capacity(self, links, capacity_bytes_per_s):
-        """A copy with new capacities on some links [B/s] (0 fails them)."""
+        """A copy with new capacities on some links [B/s] (0 fails them; see
+        :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`)."""
         links = self.check_links("links", links)
-        value = check_number("capacity_bytes_per_s", capacity_bytes_per_s, unit="B/s", minimum=0)
+        value = check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True)
         capacity = self.capacity_bytes_per_s.copy()
         capacity[links] = value
         capacity.setflags(write=False)
@@ -223,10 +225,10 @@ def _capacities(topology, nic_capacity_bytes_per_s, link_capacity_bytes_per_s):
     if link is None:
         raise ValueError("link_capacity_bytes_per_s is needed: the topology has no port rate; pass one in B/s "
                          "(e.g. 200 * units.Gbit_per_s)")
-    link = check_number("link_capacity_bytes_per_s", link, unit="B/s", minimum=0, min_inclusive=False)
+    link = check_capacity("link_capacity_bytes_per_s", link, scalar=True)
     nic = nic_capacity_bytes_per_s
     if nic is not None:
-        nic = check_number("nic_capacity_bytes_per_s", nic, unit="B/s", minimum=0, min_inclusive=False)
+        nic = check_capacity("nic_capacity_bytes_per_s", nic, scalar=True)
     return nic, link
 
 
@@ -264,7 +266,8 @@ def dragonfly_network(topology, *, nic_capacity_bytes_per_s=None, link_capacity_
         Capacity of a terminal's link, each way [B/s]; the link rate by default.
     link_capacity_bytes_per_s : float, optional
         Capacity of a router-to-router link, each way [B/s]; the topology's
-        port rate by default.
+        port rate by default. Capacities lie in
+        :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`.
 
     Returns
     -------
@@ -397,7 +400,7 @@ def torus_network(topology, *, link_capacity_bytes_per_s=None):
         From :func:`interconnect_lab.topology.torus`; every ring at least 3 long.
     link_capacity_bytes_per_s : float, optional
         Capacity of one chip-to-chip link, each way [B/s]; the topology's port
-        rate by default.
+        rate by default, in :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`.
 
     Returns
     -------

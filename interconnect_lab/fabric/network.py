@@ -52,10 +52,35 @@ import numpy as np
 from .._validation import check_choice, check_integer, check_number
 from ..topology import FatTree
 
-__all__ = ["Network", "LINK_KINDS"]
+__all__ = ["Network", "LINK_KINDS", "CAPACITY_RANGE_BYTES_PER_S"]
 
 #: The kinds of directed link, in the order of their blocks of link numbers.
 LINK_KINDS = ("nic up", "nic down", "leaf up", "leaf down", "spine up", "spine down")
+
+#: The capacities a working link may have, each direction [B/s]; 0 marks a failed one. The top is
+#: 8 Eb/s, thousands of times any port; the bottom is as far below any. With flow sizes in
+#: :data:`~interconnect_lab.fabric.traffic.FLOW_BYTES_RANGE` every time, rate and byte count the
+#: flow simulator forms stays an ordinary float: no time overflows to inf or rounds to 0.
+CAPACITY_RANGE_BYTES_PER_S = (1e-30, 1e18)
+
+
+def check_capacity(name, value, *, failed=False, scalar=False, maximum=None):
+    """``value`` as a float (or float array) of link capacities [B/s], in :data:`CAPACITY_RANGE_BYTES_PER_S`.
+
+    With ``failed``, 0 is valid too (a failed link); with ``scalar``, only a single number is;
+    ``maximum`` raises the top of the range (for resources that pool many links).
+    """
+    low, high = CAPACITY_RANGE_BYTES_PER_S
+    high = high if maximum is None else maximum
+    valid = f"{'0 (a failed link) or ' if failed else ''}in [{low:g}, {high:g}] B/s"
+    checked = check_number(name, value, unit="B/s", scalar=scalar)  # finite real numbers; the range is checked here
+    array = np.asarray(checked)
+    bad = ((array < low) & ~((array == 0) & failed)) | (array > high)
+    if np.any(bad):
+        offender = float(array[bad].flat[0]) if array.ndim else float(array)
+        where = "" if array.ndim == 0 else f" (element {int(np.flatnonzero(bad)[0])})"
+        raise ValueError(f"{name} = {offender:g} B/s{where} is not valid: it must be {valid}")
+    return checked
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,12 +93,12 @@ class Network:
         The fat tree, from :func:`interconnect_lab.topology.fat_tree`.
     nic_capacity_bytes_per_s : float, optional
         Capacity of a host's link, each direction [B/s]; the tree's port rate
-        by default.
+        by default. In :data:`CAPACITY_RANGE_BYTES_PER_S`, as every capacity.
     link_capacity_bytes_per_s : float, optional
         Capacity of a switch-to-switch link, each direction [B/s]; the tree's
         port rate by default, or the NIC's if the tree has none.
     capacity_bytes_per_s : numpy.ndarray, optional
-        Per-link capacities [B/s], overriding the two above. Use
+        Per-link capacities [B/s] (0 for a failed link), overriding the two above. Use
         :meth:`with_link_capacity`, :meth:`with_failed_links` and
         :meth:`with_degraded_links` for what-if variants.
 
@@ -110,14 +135,14 @@ class Network:
             if value is None:
                 raise ValueError(f"{name} is needed: the fat tree has no port rate; pass one in B/s "
                                  "(e.g. 400 * units.Gbit_per_s) or build the tree from a catalog switch")
-            set_(name, check_number(name, value, unit="B/s", minimum=0, min_inclusive=False))
+            set_(name, check_capacity(name, value, scalar=True))
         set_("leaf_of_host", self._place_hosts())
         if self.capacity_bytes_per_s is None:
             capacity = np.full(self.link_count, self.link_capacity_bytes_per_s)
             capacity[: 2 * self.hosts] = self.nic_capacity_bytes_per_s
         else:
-            capacity = check_number("capacity_bytes_per_s", np.array(self.capacity_bytes_per_s, dtype=float),
-                                    unit="B/s", minimum=0)
+            capacity = np.array(check_capacity("capacity_bytes_per_s", self.capacity_bytes_per_s, failed=True),
+                                dtype=float)
             if capacity.shape != (self.link_count,):
                 raise ValueError(f"capacity_bytes_per_s has shape {capacity.shape}; this network has "
                                  f"{self.link_count} links")
@@ -395,9 +420,9 @@ class Network:
 
     # What-if variants -------------------------------------------------------
     def with_link_capacity(self, links, capacity_bytes_per_s):
-        """A copy with new capacities on some links [B/s] (0 fails them)."""
+        """A copy with new capacities on some links [B/s] (0 fails them; see :data:`CAPACITY_RANGE_BYTES_PER_S`)."""
         links = self.check_links("links", links)
-        value = check_number("capacity_bytes_per_s", capacity_bytes_per_s, unit="B/s", minimum=0)
+        value = check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True)
         capacity = self.capacity_bytes_per_s.copy()
         capacity[links] = value
         return dataclasses.replace(self, capacity_bytes_per_s=capacity)
@@ -418,7 +443,8 @@ class Network:
             Links to degrade.
         fraction : float
             Remaining share of capacity, in (0, 1] [-] (a 400 Gb/s link that
-            trained down to 200 Gb/s has 0.5).
+            trained down to 200 Gb/s has 0.5); what it leaves of a working
+            link must stay in :data:`CAPACITY_RANGE_BYTES_PER_S`.
         both_directions : bool
             Degrade the reverse direction of each cable too.
         """
@@ -426,7 +452,7 @@ class Network:
         fraction = check_number("fraction", fraction, minimum=0, maximum=1, min_inclusive=False)
         if both_directions:
             links = np.unique(np.concatenate((links, self.reverse_link(links))))
-        return self.with_link_capacity(links, self.capacity_bytes_per_s[links] * fraction)
+        return self.with_link_capacity(links, _degraded(self.capacity_bytes_per_s[links], fraction))
 
     def random_links(self, count, kind="leaf up", *, seed):
         """``count`` distinct links of one kind, drawn at random (to fail or degrade a few).
@@ -462,6 +488,17 @@ class Network:
                  3: f"{tree.leaves} leaves, {tree.spines} spines, {tree.cores} cores in {tree.pods} pods"}[self.tiers]
         return (f"Network({self.tiers} tiers, {self.hosts} hosts, {shape}, {self.link_count} links, "
                 f"{self.failed_links.size} failed)")
+
+
+def _degraded(capacity, fraction):
+    """``capacity * fraction``, refused (naming ``fraction``) where it would leave a working link too slow."""
+    degraded = capacity * fraction
+    low = CAPACITY_RANGE_BYTES_PER_S[0]
+    if np.any((capacity > 0) & (degraded < low)):
+        raise ValueError(f"fraction = {fraction:g} is not valid here: it leaves a link of "
+                         f"{float(capacity[(capacity > 0) & (degraded < low)][0]):g} B/s below the smallest "
+                         f"capacity, {low:g} B/s")
+    return degraded
 
 
 def _check_index(name, value, count, noun=None):

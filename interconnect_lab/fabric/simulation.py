@@ -31,8 +31,9 @@ import numpy as np
 from .._lazy import lazy_module
 from .._validation import check_number
 from .maxmin import _TIE, _Incidence, _loads, _progressive_filling, _ranges, incidence_matrix
+from .network import check_capacity
 from .routing import Routes, route
-from .traffic import Collective
+from .traffic import FLOW_BYTES_RANGE, Collective
 
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
@@ -40,6 +41,14 @@ __all__ = [
     "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult",
     "simulate", "simulate_routes", "simulate_flows", "fair_rates", "collective_time", "compare_routings",
 ]
+
+
+#: Largest capacity of one resource [B/s]: a resource may pool parallel links (spraying, adaptive
+#: routing), each at most CAPACITY_RANGE_BYTES_PER_S[1]; times of flows of at least 1e-30 B stay
+#: ordinary floats up to it.
+_MAX_RESOURCE_BYTES_PER_S = 1e30
+#: Smallest share of a flow's bytes on a link [-]: a smaller one would let the flow's rate overflow.
+_MIN_WEIGHT = 1e-30
 
 
 def _first_of_each(items, seen):
@@ -121,12 +130,16 @@ class FlowSimulation:
     Parameters
     ----------
     incidence : scipy.sparse matrix or sequence of sequences of int
-        Flows x resources: share of each flow's rate on each resource [-]
-        (a sequence of link lists means weight 1 on each listed link).
+        Flows x resources: share of each flow's rate on each resource [-],
+        at least 1e-30 where it is not 0 (a sequence of link lists means
+        weight 1 on each listed link).
     capacity_bytes_per_s : array_like
-        Capacity of each resource [B/s].
+        Capacity of each resource [B/s]: 0 or in [1e-30, 1e30] (a resource
+        may pool many links, each in
+        :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`).
     size_bytes : array_like
-        Size of each flow [B]; ``inf`` for background flows.
+        Size of each flow [B], in :data:`~interconnect_lab.fabric.traffic.FLOW_BYTES_RANGE`;
+        ``inf`` for background flows.
     background : array_like of bool, optional
         Flows that never finish and do not count towards completion.
     time_tolerance : float
@@ -179,18 +192,20 @@ class FlowSimulation:
             incidence = incidence_matrix(incidence, np.size(capacity_bytes_per_s))
         matrix = sp.csr_matrix(incidence, dtype=float)
         flows, resources = matrix.shape
-        capacity = np.atleast_1d(check_number("capacity_bytes_per_s", np.asarray(capacity_bytes_per_s, dtype=float),
-                                              unit="B/s", minimum=0))
+        capacity = np.atleast_1d(np.asarray(check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True,
+                                                           maximum=_MAX_RESOURCE_BYTES_PER_S),
+                                            dtype=float))
         if capacity.shape != (resources,):
             raise ValueError(f"capacity_bytes_per_s has {capacity.size} entries for {resources} links")
-        if matrix.nnz and matrix.data.min() <= 0:
-            raise ValueError("incidence weights must be > 0 (the share of a flow's bytes on a link)")
+        if matrix.nnz and not matrix.data.min() >= _MIN_WEIGHT:
+            raise ValueError(f"incidence weights must be >= {_MIN_WEIGHT:g} (the share of a flow's bytes on a "
+                             f"link), got {matrix.data.min():g}")
         size = np.broadcast_to(np.asarray(size_bytes, dtype=float), (flows,)).copy()
         if background is None:
             background = np.zeros(flows, dtype=bool)
         background = np.broadcast_to(np.asarray(background, dtype=bool), (flows,)).copy()
         check_number("size_bytes", np.where(background & np.isinf(size), 1.0, size), unit="B",
-                     minimum=0, min_inclusive=False)
+                     minimum=FLOW_BYTES_RANGE[0], maximum=FLOW_BYTES_RANGE[1])
         empty = np.flatnonzero(np.diff(matrix.indptr) == 0)
         if empty.size:
             raise ValueError(f"flow {empty[0]} crosses no link: its rate would be unbounded")
@@ -498,8 +513,16 @@ def simulate_routes(routes, *, time_tolerance=1e-9):
     Returns
     -------
     FlowResult
+
+    Raises
+    ------
+    ValueError
+        If every flow is a background flow (or there is none): nothing would finish.
     """
     traffic = routes.traffic
+    if not np.any(~traffic.background):
+        raise ValueError(f"traffic {traffic.name!r} has no foreground flow: a simulation runs until its "
+                         "foreground flows finish, and background flows never do")
     simulation = FlowSimulation(routes.incidence, routes.resource_capacity_bytes_per_s, traffic.size_bytes,
                                 background=traffic.background, time_tolerance=time_tolerance)
     simulation.run()

@@ -27,10 +27,31 @@ import numpy as np
 from .._validation import check_choice, check_integer, check_number
 
 __all__ = [
-    "Traffic", "Phase", "Collective", "PLACEMENTS",
+    "Traffic", "Phase", "Collective", "PLACEMENTS", "FLOW_BYTES_RANGE",
     "permutation", "all_to_all", "incast", "background", "combine",
     "ring_all_reduce", "hierarchical_all_reduce", "rank_placement",
 ]
+
+
+#: Sizes a finite flow may have [B]: from far below one bit to far above any transfer. Within it,
+#: and with link capacities in :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`,
+#: a flow's time and rate stay ordinary floats (a flow of 5e-324 B on a 50 GB/s link would finish
+#: at "0 s", at an infinite rate).
+FLOW_BYTES_RANGE = (1e-30, 1e30)
+
+
+def _check_size(name, value, *, scalar=True):
+    low, high = FLOW_BYTES_RANGE
+    return check_number(name, value, unit="B", minimum=low, maximum=high, scalar=scalar)
+
+
+def _check_message(message_bytes, parts, what):
+    """``message_bytes`` in :data:`FLOW_BYTES_RANGE`, and still in it once split into ``parts`` flows' sizes."""
+    message_bytes = _check_size("message_bytes", message_bytes)
+    if message_bytes / parts < FLOW_BYTES_RANGE[0]:
+        raise ValueError(f"message_bytes = {message_bytes:g} B is not valid for {what}: each flow carries "
+                         f"message_bytes / {parts}, which must be >= {FLOW_BYTES_RANGE[0]:g} B")
+    return message_bytes
 
 
 def _rng(seed):
@@ -66,7 +87,7 @@ class Traffic:
     source, destination : array_like of int
         Sending and receiving host of each flow; they must differ.
     size_bytes : float or array_like
-        Size of each flow [B], > 0; ``inf`` only for background flows.
+        Size of each flow [B], in :data:`FLOW_BYTES_RANGE`; ``inf`` only for background flows.
     background : bool or array_like of bool
         Background flows never finish and do not count towards completion.
     name : str
@@ -102,7 +123,7 @@ class Traffic:
         background = np.broadcast_to(np.asarray(self.background, dtype=bool), source.shape).copy()
         size = np.broadcast_to(np.asarray(self.size_bytes, dtype=float), source.shape).copy()
         finite = np.where(background & np.isinf(size), 1.0, size)
-        check_number("size_bytes", finite, unit="B", minimum=0, min_inclusive=False, maximum=1e30) if size.size else None
+        _check_size("size_bytes", finite, scalar=False) if size.size else None
         for name, array in (("source", source.astype(np.int64)), ("destination", destination.astype(np.int64)),
                             ("size_bytes", size), ("background", background)):
             array.setflags(write=False)
@@ -148,7 +169,7 @@ def permutation(hosts, size_bytes, *, seed):
     hosts : int or array_like of int
         Number of hosts (0..n-1), or the hosts taking part.
     size_bytes : float
-        Size of every flow [B].
+        Size of every flow [B], in :data:`FLOW_BYTES_RANGE`.
     seed : int or numpy.random.Generator
         Randomness.
 
@@ -159,7 +180,7 @@ def permutation(hosts, size_bytes, *, seed):
     (True, True)
     """
     hosts = _hosts_array(hosts)
-    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
+    size_bytes = _check_size("size_bytes", size_bytes)
     rng = _rng(seed)
     n = hosts.size
     order = rng.permutation(n)
@@ -189,9 +210,9 @@ def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
     hosts : int or array_like of int
         Number of hosts (0..n-1), or the hosts taking part.
     size_bytes : float
-        Mean size of a flow [B].
+        Mean size of a flow [B]; every flow's size must lie in :data:`FLOW_BYTES_RANGE`.
     skew : float
-        Zipf exponent of expert popularity [-], >= 0.
+        Zipf exponent of expert popularity [-], in [0, 10].
     seed : int or numpy.random.Generator, optional
         Randomness (needed only with skew).
 
@@ -204,8 +225,8 @@ def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
     12000
     """
     hosts = _hosts_array(hosts)
-    size_bytes = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
-    skew = check_number("skew", skew, minimum=0)
+    size_bytes = _check_size("size_bytes", size_bytes)
+    skew = check_number("skew", skew, minimum=0, maximum=10, scalar=True)
     n = hosts.size
     source_index = np.repeat(np.arange(n), n - 1)
     offset = np.tile(np.arange(1, n), n)
@@ -216,6 +237,10 @@ def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
         # Normalize so the total equals n (n-1) S whatever the skew.
         per_flow = weight[destination_index]
         sizes = size_bytes * per_flow * (per_flow.size / per_flow.sum())
+        low, high = FLOW_BYTES_RANGE
+        if sizes.min() < low or sizes.max() > high:
+            raise ValueError(f"size_bytes = {size_bytes:g} B with skew = {skew:g} gives flows from "
+                             f"{sizes.min():g} to {sizes.max():g} B: every flow must be in [{low:g}, {high:g}] B")
     else:
         sizes = size_bytes
     return Traffic(source=hosts[source_index], destination=hosts[destination_index], size_bytes=sizes,
@@ -259,7 +284,7 @@ def background(hosts, fraction, *, seed):
     8
     """
     hosts = _hosts_array(hosts)
-    fraction = check_number("fraction", fraction, minimum=0, maximum=1)
+    fraction = check_number("fraction", fraction, minimum=0, maximum=1, scalar=True)
     rng = _rng(seed)
     count = int(round(fraction * hosts.size))
     if count < 2:
@@ -373,7 +398,8 @@ def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
     ranks : array_like of int
         Host of each rank, in ring order.
     message_bytes : float
-        Size of the buffer being all-reduced [B].
+        Size of the buffer being all-reduced [B], in :data:`FLOW_BYTES_RANGE` even when split
+        over the ranks.
     gpus_per_node : int
         Hosts per server; flows inside a server are not simulated.
 
@@ -388,9 +414,9 @@ def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
     (6, 1000000.0)
     """
     ranks = _hosts_array(ranks)
-    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
-    gpus_per_node = check_integer("gpus_per_node", gpus_per_node, minimum=1)
     n = ranks.size
+    message_bytes = _check_message(message_bytes, n, f"{n} ranks")
+    gpus_per_node = check_integer("gpus_per_node", gpus_per_node, minimum=1)
     source, destination = ranks, np.roll(ranks, -1)
     crosses = source // gpus_per_node != destination // gpus_per_node
     step = Traffic(source=source[crosses], destination=destination[crosses], size_bytes=message_bytes / n,
@@ -415,7 +441,8 @@ def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
         Host of each rank; ranks ``j g .. j g + g - 1`` form server ``j``
         (see :func:`rank_placement`).
     message_bytes : float
-        Size of the buffer being all-reduced [B].
+        Size of the buffer being all-reduced [B], in :data:`FLOW_BYTES_RANGE` even when split
+        over the ranks.
     gpus_per_node : int
         GPUs per server, ``g`` [-].
 
@@ -430,7 +457,7 @@ def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
     (6, 8, 1000000.0)
     """
     ranks = _hosts_array(ranks)
-    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False, maximum=1e30)
+    message_bytes = _check_message(message_bytes, ranks.size, f"{ranks.size} ranks")
     g = check_integer("gpus_per_node", gpus_per_node, minimum=1)
     if ranks.size % g or ranks.size // g < 2:
         raise ValueError(f"{ranks.size} ranks are not at least two whole servers of gpus_per_node = {g}")
