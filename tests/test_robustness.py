@@ -188,3 +188,78 @@ def test_fabric_inputs_that_would_leave_the_float_range(call, error, message):
     from interconnect_lab import fabric
     with pytest.raises(error, match=message):
         call(fabric)
+
+
+# The incast port: bounded work, retransmissions counted in whole packets -----------------------------
+
+def test_incast_retransmitted_bytes_are_zero_without_loss_for_any_packet_size():
+    from interconnect_lab.fabric import incast_port
+    # 2 senders of 7 packets of 1.1 B: the bytes sent, summed a packet at a time, came to
+    # 5.3e-15 B less than 14 x 1.1, and retransmitted_bytes was -5.3e-15.
+    result = incast_port(2, 7 * 1.1, 1e9, 1e9, 1.1, "lossless", link_delay_s=1e-6, header_bytes=1.0)
+    assert result.retransmitted_bytes == 0.0 and result.drops == 0
+
+
+def test_incast_counts_a_size_of_whole_packets_as_that_many_packets():
+    from interconnect_lab.fabric import IncastSimulation
+    # 7 x 7.77 / 7.77 = 7.000000000000001 in floats: it was rounded up to 8 packets
+    simulation = IncastSimulation(1, 7 * 7.77, 1e9, 1e9, 7.77, "lossless", link_delay_s=1e-6, header_bytes=1.0)
+    assert simulation.flows[0].packets == 7
+
+
+def test_incast_retransmitted_bytes_are_whole_packets_under_loss():
+    from interconnect_lab.fabric import IncastSimulation
+    simulation = IncastSimulation(16, 64 * 1500.3, 50e9, 8 * 1500.3, 1500.3, "drop-tail", link_delay_s=1e-6,
+                                  retransmission_timeout_s=1e-4)
+    result = simulation.run()
+    assert result.drops > 0
+    assert result.retransmitted_bytes == simulation.retransmitted_packets * 1500.3 >= 1500.3
+    assert simulation.retransmitted_packets == simulation.sent_packets - 16 * 64
+
+
+@pytest.mark.parametrize(("arguments", "options", "message"), [
+    # 2,000 one-packet senders trimmed into a one-packet buffer: 10.7 s of CPU before
+    ((2000, 4096, 50e9, 4096, 4096, "trimming"), dict(link_delay_s=1e-6),
+     r"needs more than max_events = 100000 events .* 2000 senders of 1 packets .* fewer n_senders"),
+    # 512 senders of 64 packets with a timeout of 1 ns: 6.3 s before
+    ((512, 64 * 4096, 50e9, 4096, 4096, "drop-tail"), dict(link_delay_s=1e-6, retransmission_timeout_s=1e-9),
+     r"n_senders = 512 senders of size_bytes = 262144 B in packets of packet_bytes = 4096 B make more than "
+     r"MAX_PACKETS = 8192 packets"),
+    # 8 senders of 1 GB: 2 million packets, 19.6 s before
+    ((8, 1e9, 50e9, 32 * 4096, 4096, "lossless"), dict(link_delay_s=1e-6), "make more than MAX_PACKETS"),
+    # 1e300 B in 1-byte packets: a list of 1e300 packets
+    ((1, 1e300, 50e9, 4096, 1, "lossless"), dict(link_delay_s=1e-6, header_bytes=1), "make more than MAX_PACKETS"),
+    ((10 ** 6, 4096, 50e9, 4096, 4096, "lossless"), dict(link_delay_s=1e-6), r"n_senders = 1000000 is not valid"),
+])
+def test_incast_work_is_bounded(arguments, options, message):
+    from interconnect_lab.fabric import incast_port
+    started = time.process_time()
+    with pytest.raises(ValueError, match=message):
+        incast_port(*arguments, **options)
+    assert time.process_time() - started < 1.0
+
+
+def test_incast_event_budget_can_be_raised_on_purpose():
+    from interconnect_lab.fabric.incast import MAX_EVENTS, incast_port
+    arguments = (128, 64 * 4096, 50e9, 64 * 4096, 4096, "trimming")
+    with pytest.raises(ValueError, match="max_events"):
+        incast_port(*arguments, link_delay_s=1e-6)
+    result = incast_port(*arguments, link_delay_s=1e-6, max_events=3 * MAX_EVENTS)
+    assert result.trims > 0 and result.efficiency <= 1
+
+
+@pytest.mark.parametrize(("options", "error", "message"), [
+    # a 1-byte packet at 1e300 B/s took "0 s": goodput 1 B / 0 s
+    (dict(link_bytes_per_s=1e300), ValueError, r"link_bytes_per_s = 1e\+300 B/s is not valid: it must be in \[1, 1e\+18\]"),
+    (dict(packet_bytes=1e300, buffer_bytes=1e300, size_bytes=1e300), ValueError, r"packet_bytes = 1e\+300 B"),
+    (dict(link_delay_s=1e308), ValueError, r"link_delay_s = 1e\+308 s is not valid: it must be in \[0, 1e\+06\] s"),
+    (dict(retransmission_timeout_s="1 ms"), TypeError, "retransmission_timeout_s must be a real number"),
+    (dict(size_bytes=[4096.0]), TypeError, "size_bytes must be a single real number"),
+    (dict(max_events=1.5), TypeError, "max_events must be a whole number"),
+])
+def test_incast_inputs_out_of_range(options, error, message):
+    from interconnect_lab.fabric import incast_port
+    arguments = dict(n_senders=2, size_bytes=4096, link_bytes_per_s=50e9, buffer_bytes=4096, packet_bytes=4096,
+                     flow_control="lossless", link_delay_s=1e-6)
+    with pytest.raises(error, match=message):
+        incast_port(**{**arguments, **options})

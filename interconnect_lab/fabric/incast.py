@@ -79,7 +79,8 @@ import numpy as np
 
 from .._validation import check_choice, check_integer, check_number
 
-__all__ = ["FLOW_CONTROLS", "RECOVERIES", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse"]
+__all__ = ["FLOW_CONTROLS", "RECOVERIES", "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse",
+           "MAX_PACKETS", "MAX_EVENTS"]
 
 #: Flow controls by name, with what a full buffer does.
 FLOW_CONTROLS = {
@@ -95,10 +96,25 @@ RECOVERIES = ("selective", "go-back-n")
 
 _INCAST_PORT, _VICTIM_PORT = 0, 1
 
+#: Most packets one simulation carries, every sender's and the victim's together [-]: the work and
+#: memory of a packet-by-packet simulation grow with them. Twice the largest the book simulates
+#: (64 senders of 64 packets and a victim).
+MAX_PACKETS = 2 ** 13
+
+#: Most events one simulation processes by default [-]: sends, arrivals, drops, timeouts,
+#: acknowledgements... A collapsing port multiplies them (every retransmission is a few more), so
+#: the packet count alone does not bound the work; this does, to about half a second at most. The
+#: book's largest simulation (64 senders, trimming) takes about half of it.
+MAX_EVENTS = 100_000
+
+#: Rounding allowance when sizes are counted in packets [packets].
+_WHOLE_PACKET = 1e-9
+
 
 class _Flow:
     __slots__ = ("sender", "port", "packets", "next_new", "in_flight", "resend", "delivered", "received",
-                 "finish_s", "window", "sent_at", "last_cut_s", "expected", "acked", "nak_sent", "last_rewind_s")
+                 "finish_s", "window", "sent_at", "last_cut_s", "expected", "acked", "nak_sent", "last_rewind_s",
+                 "first_sent")
 
     def __init__(self, sender, port, packets, window):
         self.sender, self.port, self.packets = sender, port, packets
@@ -110,6 +126,7 @@ class _Flow:
         self.nak_sent = False
         self.last_rewind_s = -math.inf  # go-back-N: when the sender last went back
         self.next_new = 0
+        self.first_sent = 0   # packets sent at least once: next_new's highest value (go-back-N rewinds it)
         self.in_flight = 0
         self.resend = deque()
         self.delivered = 0
@@ -128,30 +145,37 @@ class IncastSimulation:
     n_senders : int
         Senders :math:`N` [-], >= 1.
     size_bytes : float
-        Bytes each sender sends [B]; rounded up to whole packets.
+        Bytes each sender sends [B], > 0; rounded up to whole packets. Every
+        sender's packets and the victim's number at most :data:`MAX_PACKETS`.
     link_bytes_per_s : float
-        Rate of every link and of the egress port, one direction [B/s].
+        Rate of every link and of the egress port, one direction [B/s], in
+        [1, 1e18].
     buffer_bytes : float
         Egress buffer [B], at least one packet.
     packet_bytes : float
-        Packet size (payload and headers) [B].
+        Packet size (payload and headers) [B], in [1, 1e9].
     flow_control : str
         A name in :data:`FLOW_CONTROLS`.
     link_delay_s : float
-        One-way delay of each link [s]; an unloaded round trip is four of them
-        plus two packet times.
+        One-way delay of each link [s], in [0, 1e6]; an unloaded round trip is
+        four of them plus two packet times.
     retransmission_timeout_s : float
-        Time from sending a packet to resending it if it was dropped [s]
-        (``"drop-tail"`` only).
+        Time from sending a packet to resending it if it was dropped [s], in
+        (0, 1e6] (needed for ``"drop-tail"``, ignored by the others).
     window_bytes : float, optional
         Unacknowledged bytes a sender allows [B]; by default one
         bandwidth-delay product (at least one packet).
     header_bytes : float
-        Size of a trimmed packet [B] (``"trimming"`` only).
+        Size of a trimmed packet [B], in (0, ``packet_bytes``] (``"trimming"`` only).
     victim_bytes : float
         Size of a victim flow from sender 0 to another, idle port [B]; 0 for none.
     recovery : str
         ``"selective"`` or ``"go-back-n"`` (drop-tail only), see :data:`RECOVERIES`.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of its range or the packets exceed :data:`MAX_PACKETS`.
 
     Attributes
     ----------
@@ -176,42 +200,57 @@ class IncastSimulation:
     def __init__(self, n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, flow_control, *,
                  link_delay_s, retransmission_timeout_s=None, window_bytes=None, header_bytes=64.0,
                  victim_bytes=0.0, recovery="selective"):
-        self.n_senders = check_integer("n_senders", n_senders, minimum=1)
+        self.n_senders = check_integer("n_senders", n_senders, minimum=1, maximum=MAX_PACKETS)
         self.flow_control = check_choice("flow control", flow_control, FLOW_CONTROLS)
-        self.packet_bytes = check_number("packet_bytes", packet_bytes, unit="B", minimum=0, min_inclusive=False)
-        size = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False)
-        self.rate = check_number("link_bytes_per_s", link_bytes_per_s, unit="B/s", minimum=0, min_inclusive=False)
-        self.buffer_bytes = check_number("buffer_bytes", buffer_bytes, unit="B", minimum=self.packet_bytes)
-        self.delay = check_number("link_delay_s", link_delay_s, unit="s", minimum=0)
+        self.packet_bytes = check_number("packet_bytes", packet_bytes, unit="B", minimum=1, maximum=1e9, scalar=True)
+        size = check_number("size_bytes", size_bytes, unit="B", minimum=0, min_inclusive=False, scalar=True)
+        self.rate = check_number("link_bytes_per_s", link_bytes_per_s, unit="B/s", minimum=1, maximum=1e18,
+                                 scalar=True)
+        self.buffer_bytes = check_number("buffer_bytes", buffer_bytes, unit="B", minimum=self.packet_bytes,
+                                         scalar=True)
+        self.delay = check_number("link_delay_s", link_delay_s, unit="s", minimum=0, maximum=1e6, scalar=True)
         self.header_bytes = check_number("header_bytes", header_bytes, unit="B", minimum=0,
-                                         maximum=self.packet_bytes, min_inclusive=False)
+                                         maximum=self.packet_bytes, min_inclusive=False, scalar=True)
         self.recovery = check_choice("recovery", recovery, RECOVERIES)
         if self.recovery != "selective" and self.flow_control != "drop-tail":
             raise ValueError(f"recovery = {recovery!r} applies to drop-tail only: {self.flow_control} "
                              "retransmits selectively (trimming) or loses nothing (lossless)")
         self.go_back_n = self.recovery == "go-back-n"
         self.go_backs = 0
+        if retransmission_timeout_s is not None:
+            retransmission_timeout_s = check_number("retransmission_timeout_s", retransmission_timeout_s, unit="s",
+                                                    minimum=0, min_inclusive=False, maximum=1e6, scalar=True)
         if self.flow_control == "drop-tail":
             if retransmission_timeout_s is None:
                 raise ValueError("retransmission_timeout_s is needed for drop-tail: the time after which a "
                                  "sender resends a dropped packet [s]")
-            self.timeout = check_number("retransmission_timeout_s", retransmission_timeout_s, unit="s",
-                                        minimum=0, min_inclusive=False)
+            self.timeout = retransmission_timeout_s
         else:
             self.timeout = None
         self.packet_time = self.packet_bytes / self.rate
         self.base_round_trip_s = 4 * self.delay + 2 * self.packet_time
         if window_bytes is None:
             window_bytes = max(self.packet_bytes, self.rate * self.base_round_trip_s)
-        window = check_number("window_bytes", window_bytes, unit="B", minimum=self.packet_bytes)
-        self.window_packets = int(math.ceil(window / self.packet_bytes - 1e-9))
-        victim = check_number("victim_bytes", victim_bytes, unit="B", minimum=0)
-        per_flow = int(math.ceil(size / self.packet_bytes))
+        window = check_number("window_bytes", window_bytes, unit="B", minimum=self.packet_bytes, scalar=True)
+        self.window_packets = int(math.ceil(window / self.packet_bytes - _WHOLE_PACKET))
+        victim = check_number("victim_bytes", victim_bytes, unit="B", minimum=0, scalar=True)
+        # Count in floats first: a size of 1e300 B is refused before it becomes a list of packets.
+        per_flow = max(1, math.ceil(min(size / self.packet_bytes, 2.0 * MAX_PACKETS) - _WHOLE_PACKET))
+        victim_packets = 0 if victim == 0 else max(
+            1, math.ceil(min(victim / self.packet_bytes, 2.0 * MAX_PACKETS) - _WHOLE_PACKET))
+        if self.n_senders * per_flow + victim_packets > MAX_PACKETS:
+            raise ValueError(
+                f"n_senders = {self.n_senders} senders of size_bytes = {size:g} B"
+                + (f" and victim_bytes = {victim:g} B" if victim > 0 else "")
+                + f" in packets of packet_bytes = {self.packet_bytes:g} B make more than MAX_PACKETS = "
+                f"{MAX_PACKETS} packets: a packet-by-packet simulation must stay within it (fewer senders, "
+                "fewer bytes or larger packets)")
         self.flows = [_Flow(sender, _INCAST_PORT, per_flow, self.window_packets) for sender in range(self.n_senders)]
-        if victim > 0:
-            self.flows.append(_Flow(0, _VICTIM_PORT, int(math.ceil(victim / self.packet_bytes)), self.window_packets))
-        self.sender_flows = [[f for f, flow in enumerate(self.flows) if flow.sender == s]
-                             for s in range(self.n_senders)]
+        if victim_packets > 0:
+            self.flows.append(_Flow(0, _VICTIM_PORT, victim_packets, self.window_packets))
+        self.sender_flows = [[] for _ in range(self.n_senders)]
+        for f, flow in enumerate(self.flows):
+            self.sender_flows[flow.sender].append(f)
         self.next_flow = [0] * self.n_senders  # round-robin pointer per sender
         self.link_busy = [False] * self.n_senders
         self.blocked = deque()  # senders waiting for a credit, in order
@@ -226,7 +265,7 @@ class IncastSimulation:
         self._order = 0
         self.log = []
         self.drops = self.trims = self.timeouts = 0
-        self.sent_bytes = 0.0
+        self.sent_packets = 0
         self.paused_s = 0.0
         self._blocked_since = [None] * self.n_senders
         self._undelivered = sum(flow.packets for flow in self.flows)
@@ -253,8 +292,13 @@ class IncastSimulation:
         self.now_s = time_s
         handler(a, b)
 
-    def run(self, max_events=50_000_000):
-        """Process events until every flow is delivered; return the :class:`IncastResult`."""
+    def run(self, max_events=MAX_EVENTS):
+        """Process events until every flow is delivered; return the :class:`IncastResult`.
+
+        Raises a ``ValueError`` after ``max_events`` events (default :data:`MAX_EVENTS`) with
+        packets still undelivered: the inputs need more work than the budget allows.
+        """
+        max_events = check_integer("max_events", max_events, minimum=1)
         events = self._events
         for _ in range(max_events):
             if self._undelivered == 0:
@@ -267,7 +311,11 @@ class IncastSimulation:
             handler(a, b)
         if self._undelivered == 0:
             return self.result()
-        raise RuntimeError(f"the incast simulation did not finish within {max_events} events")
+        raise ValueError(
+            f"the incast simulation needs more than max_events = {max_events} events (sends, drops, "
+            f"retransmissions...): {self.n_senders} senders of {self.flows[0].packets} packets keep retransmitting "
+            f"into a buffer of {int(self.buffer_bytes // self.packet_bytes)} packets; use fewer n_senders or "
+            "packets, a larger buffer_bytes or a longer retransmission_timeout_s")
 
     # Senders ----------------------------------------------------------------------------
     def _eligible(self, flow):
@@ -298,10 +346,11 @@ class IncastSimulation:
             seq = flow.resend.popleft() if flow.resend else flow.next_new
             if seq == flow.next_new:
                 flow.next_new += 1
+                flow.first_sent = max(flow.first_sent, flow.next_new)
             flow.in_flight += 1
             flow.sent_at[seq] = self.now_s
             self.link_busy[sender] = True
-            self.sent_bytes += self.packet_bytes
+            self.sent_packets += 1
             self.log.append((self.now_s, "send", index, seq))
             self._schedule(self.now_s + self.packet_time, "link-free", sender, -1)
             # The arrival carries its send time exactly, so that a timer started at the send is
@@ -457,6 +506,20 @@ class IncastSimulation:
         self._on_try(flow.sender, -1)
 
     # Results ---------------------------------------------------------------------------------
+    @property
+    def sent_bytes(self) -> float:
+        """Bytes sent so far, retransmissions included [B]."""
+        return self.sent_packets * self.packet_bytes
+
+    @property
+    def retransmitted_packets(self) -> int:
+        """Packets sent again so far: every send beyond each packet's first [-].
+
+        Counted in whole packets, it is never negative (a byte total summed one
+        packet at a time would round differently from the packet count times the size).
+        """
+        return self.sent_packets - sum(flow.first_sent for flow in self.flows)
+
     def result(self):
         """The outcome so far, as an :class:`IncastResult`."""
         incast = self.flows[: self.n_senders]
@@ -471,7 +534,7 @@ class IncastSimulation:
             goodput_bytes_per_s=incast_bytes / completion, link_bytes_per_s=self.rate,
             ideal_completion_time_s=self.base_round_trip_s / 2 + incast_bytes / self.rate,
             drops=self.drops, trims=self.trims, timeouts=self.timeouts, go_backs=self.go_backs,
-            retransmitted_bytes=self.sent_bytes - (incast_bytes + (victim.packets * self.packet_bytes if victim else 0)),
+            retransmitted_bytes=self.retransmitted_packets * self.packet_bytes,
             paused_s=self.paused_s,
             victim_completion_time_s=victim.finish_s if victim else None, victim_alone_time_s=victim_alone)
 
@@ -539,12 +602,31 @@ class IncastResult:
         return self.victim_completion_time_s / self.victim_alone_time_s
 
 
-def incast_port(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, flow_control, **options):
+def incast_port(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, flow_control, *,
+                max_events=MAX_EVENTS, **options):
     """Simulate one incast into one port; see :class:`IncastSimulation` for the parameters.
+
+    The work is bounded: at most :data:`MAX_PACKETS` packets, and at most
+    ``max_events`` events (:data:`MAX_EVENTS` by default, under a second),
+    past which a collapsing port's retransmissions are an error that names
+    the inputs, not a run of minutes.
+
+    Parameters
+    ----------
+    max_events : int
+        Events the simulation may take [-], >= 1.
+    **options
+        The other parameters of :class:`IncastSimulation`.
 
     Returns
     -------
     IncastResult
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range, the packets exceed :data:`MAX_PACKETS`,
+        or the simulation needs more than ``max_events`` events.
 
     Examples
     --------
@@ -560,7 +642,7 @@ def incast_port(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_by
     trimming     91.6 us, 0 timeouts
     """
     return IncastSimulation(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, flow_control,
-                            **options).run()
+                            **options).run(max_events)
 
 
 @dataclass(frozen=True)
