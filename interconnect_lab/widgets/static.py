@@ -591,20 +591,13 @@ def static_html(panel, data: dict | None = None) -> str:
         "</div>")
 
 
-def _control_value_text(control) -> str:
-    """A control's current value as its widget shows it (a dropdown's label, a slider's readout)."""
-    label = getattr(control, "label", None)
-    if isinstance(label, str):
-        return label
-    value = control.value
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, float) and getattr(control, "readout_format", None):
-        try:
-            return _format(value, control.readout_format)
-        except (ValueError, TypeError):
-            pass
-    return str(value)
+def _control_value_text(name, control) -> str:
+    """A control's current value as the page labels it (see :func:`control_grid`)."""
+    try:
+        shown = control_grid(name, control)
+    except NotStatic:
+        return str(control.value)
+    return str(shown.labels[shown.index])
 
 
 def snapshot_html(panel, reason: str) -> str:
@@ -615,7 +608,7 @@ def snapshot_html(panel, reason: str) -> str:
     on the page.
     """
     values = "; ".join(f"{html.escape(_plain(control.description or name))} = "
-                       f"{html.escape(_control_value_text(control))}"
+                       f"{html.escape(_control_value_text(name, control))}"
                        for name, control in panel.controls.items())
     image = base64.b64encode(panel.png()).decode("ascii")
     width = panel.figure.get_size_inches()[0]
