@@ -14,6 +14,7 @@ The policy every public model function follows:
   is documented;
 - names are one of a listed set, with the closest valid names suggested
   (:func:`check_choice`);
+- switches are ``True`` or ``False``, not ``0``, ``"yes"`` or NaN (:func:`check_flag`);
 - a result too large for a float is an error that names the inputs
   (:func:`check_finite_result`), never ``inf`` or NaN.
 """
@@ -26,7 +27,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["check_number", "check_integer", "check_choice", "check_finite_result", "MAX_COUNT"]
+__all__ = ["check_number", "check_integer", "check_choice", "check_flag", "check_finite_result", "MAX_COUNT"]
 
 #: Largest count (ranks, GPUs, hosts, tokens, ...) a model accepts unless it documents a
 #: smaller bound: 2**53, the largest integer below which every integer is exactly a float.
@@ -189,6 +190,26 @@ def check_choice(name, value, choices: Iterable[str]):
                 hint = f"; did you mean {' or '.join(map(repr, close))}?"
         raise ValueError(f"unknown {name} {value!r}; valid {name}s are: {listed}{hint}")
     return value
+
+
+def check_flag(name, value):
+    """Return ``value`` as a bool after checking it is ``True`` or ``False``.
+
+    ``0``, ``1``, ``"yes"`` or NaN are refused (a ``TypeError``): a number or a
+    string where a switch belongs is a slip, and ``"False"`` would be true.
+
+    Examples
+    --------
+    >>> check_flag("hierarchical", True)
+    True
+    >>> check_flag("hierarchical", "no")
+    Traceback (most recent call last):
+    ...
+    TypeError: hierarchical must be True or False, got 'no'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def _close_matches(value, choices):

@@ -46,7 +46,8 @@ import numpy as np
 
 from . import catalog, collectives
 from .catalog.variants import VARIANT_GPUS, VARIANT_LINKS
-from ._validation import check_choice, check_integer, check_number
+from .collectives.model import MAX_BANDWIDTH_BYTES_PER_S, MIN_BANDWIDTH_BYTES_PER_S
+from ._validation import check_choice, check_flag, check_integer, check_number
 from .sources import Source
 from .utilization import StepTime, step_time
 
@@ -57,9 +58,23 @@ __all__ = [
     "CommunicationPath", "COMMUNICATION_PATHS", "communication_path",
     "AllToAllTime", "expert_parallel_all_to_all",
     "MoELayerStep", "moe_layer_step", "incast_fan_in", "fp8_scale_bytes", "dispatch_and_combine",
+    "MAX_EXPERTS", "MAX_TOKENS",
 ]
 
 from .moe_models import DEEPSEEK_V3, MIXTRAL, MOE_MODELS, MoEModel, moe_model  # noqa: F401
+
+
+#: Most routed experts a layer may have [-]: 256 times DeepSeek-V3's 256. Counts of experts size
+#: arrays (one share per expert) and binomial coefficients, so they need a bound.
+MAX_EXPERTS = 2 ** 16
+
+#: Most tokens one GPU (or a group, in :func:`routing_load`) may route at once [token]; with hidden
+#: sizes up to 2**24 and 64-byte elements every byte count stays far from overflow.
+MAX_TOKENS = 1e15
+
+#: Largest hidden size [-] and bytes per element [B] the traffic model accepts.
+_MAX_HIDDEN = 2 ** 24
+_MAX_ELEMENT_BYTES = 64.0
 
 
 # ============================================================================
@@ -71,8 +86,21 @@ def _distinct_groups(groups, members_per_group, top_k):
     total = groups * members_per_group
     if top_k > total:
         raise ValueError(f"top_k = {top_k} is not valid: it must be <= the {total} experts to choose from")
-    missed = math.comb(total - members_per_group, top_k) / math.comb(total, top_k)
+    if top_k <= 64:
+        # Exact: the binomials of a few choices among at most MAX_EXPERTS are small integers.
+        missed = math.comb(total - members_per_group, top_k) / math.comb(total, top_k)
+    elif top_k > total - members_per_group:
+        missed = 0.0
+    else:
+        # C(T - m, k) / C(T, k) as a product of k ratios: the binomials themselves would have
+        # tens of thousands of digits.
+        i = np.arange(top_k, dtype=float)
+        missed = float(np.prod((total - members_per_group - i) / (total - i)))
     return groups * (1.0 - missed)
+
+
+def _check_experts(experts, minimum=1):
+    return check_integer("experts", experts, minimum=minimum, maximum=MAX_EXPERTS)
 
 
 def expected_ranks_per_token(experts, top_k, ep_degree):
@@ -90,7 +118,7 @@ def expected_ranks_per_token(experts, top_k, ep_degree):
     Parameters
     ----------
     experts : int
-        Routed experts E [-].
+        Routed experts E, in [1, :data:`MAX_EXPERTS`] [-].
     top_k : int
         Experts per token k, <= E [-].
     ep_degree : int
@@ -108,7 +136,7 @@ def expected_ranks_per_token(experts, top_k, ep_degree):
     >>> round(expected_ranks_per_token(256, 8, 64), 2)
     7.68
     """
-    experts = check_integer("experts", experts, minimum=1)
+    experts = _check_experts(experts)
     top_k = check_integer("top_k", top_k, minimum=1, maximum=experts)
     ep = check_integer("ep_degree", ep_degree, minimum=1)
     if experts % ep:
@@ -207,17 +235,17 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     Parameters
     ----------
     tokens_per_gpu : float
-        Tokens each GPU routes T [token], >= 0.
+        Tokens each GPU routes T [token], in [0, :data:`MAX_TOKENS`].
     hidden_size : int
-        h [-].
+        h, in [1, 2**24] [-].
     top_k : int
-        Experts per token k [-].
+        Experts per token k, in [1, :data:`MAX_EXPERTS`] (and <= E) [-].
     ep_degree : int
         GPUs in the expert-parallel group n [-].
     bytes_per_element : float
-        1 for FP8 dispatch, 2 for BF16 [B].
+        1 for FP8 dispatch, 2 for BF16 [B]; in (0, 64].
     experts : int, optional
-        Routed experts E; needed to deduplicate.
+        Routed experts E, at most :data:`MAX_EXPERTS`; needed to deduplicate.
     deduplicate : bool, optional
         Send one copy per destination GPU; default: True when ``experts`` is given.
     domain_size : int, optional
@@ -227,7 +255,7 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     max_domains_per_token : int, optional
         Node-limited routing: at most this many domains per token.
     scale_bytes_per_token : float
-        Extra bytes per token copy (FP8 scaling factors) [B].
+        Extra bytes per token copy (FP8 scaling factors) [B], in [0, 1e9].
 
     Returns
     -------
@@ -241,12 +269,17 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     >>> t.sent_bytes == t.received_bytes == 1000 * 4096 * 2 * 7 / 8
     True
     """
-    tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0)
-    hidden = check_integer("hidden_size", hidden_size, minimum=1)
-    k = check_integer("top_k", top_k, minimum=1)
+    tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0, maximum=MAX_TOKENS, scalar=True)
+    hidden = check_integer("hidden_size", hidden_size, minimum=1, maximum=_MAX_HIDDEN)
+    k = check_integer("top_k", top_k, minimum=1, maximum=MAX_EXPERTS)
     n = check_integer("ep_degree", ep_degree, minimum=1)
-    b = check_number("bytes_per_element", bytes_per_element, unit="B", minimum=0, min_inclusive=False)
-    scale = check_number("scale_bytes_per_token", scale_bytes_per_token, unit="B", minimum=0)
+    b = check_number("bytes_per_element", bytes_per_element, unit="B", minimum=0, min_inclusive=False,
+                     maximum=_MAX_ELEMENT_BYTES, scalar=True)
+    scale = check_number("scale_bytes_per_token", scale_bytes_per_token, unit="B", minimum=0, maximum=1e9,
+                         scalar=True)
+    hierarchical = check_flag("hierarchical", hierarchical)
+    if deduplicate is not None:
+        deduplicate = check_flag("deduplicate", deduplicate)
     g = n if domain_size is None else check_integer("domain_size", domain_size, minimum=1)
     if n > g and n % g:
         raise ValueError(f"ep_degree = {n} is not valid for domain_size = {g}: a group larger than one domain "
@@ -257,7 +290,7 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     if (deduplicate or hierarchical) and experts is None:
         raise ValueError("deduplicated and hierarchical dispatch need `experts` (the number of routed experts)")
     if experts is not None:
-        experts = check_integer("experts", experts, minimum=k)
+        experts = _check_experts(experts, minimum=k)
         if experts % n:
             raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
                              "experts (each GPU holds a whole number of experts)")
@@ -290,7 +323,7 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     return AllToAllTraffic(tokens_per_gpu=tokens, hidden_size=hidden, top_k=k, ep_degree=n,
                            bytes_per_element=b, copies_per_token=float(copies), sent_bytes=float(sent),
                            received_bytes=float(sent), local_bytes=float(local), scale_up_bytes=float(scale_up),
-                           network_bytes=float(network), domain_size=g, hierarchical=bool(hierarchical and domains > 1))
+                           network_bytes=float(network), domain_size=g, hierarchical=hierarchical and domains > 1)
 
 
 # ============================================================================
@@ -308,9 +341,9 @@ def zipf_expert_shares(experts, exponent):
     Parameters
     ----------
     experts : int
-        E [-].
+        E, in [1, :data:`MAX_EXPERTS`] [-].
     exponent : float
-        s >= 0 [-].
+        s, in [0, 10] [-].
 
     Returns
     -------
@@ -322,8 +355,8 @@ def zipf_expert_shares(experts, exponent):
     >>> zipf_expert_shares(4, 0.0).tolist()
     [0.25, 0.25, 0.25, 0.25]
     """
-    experts = check_integer("experts", experts, minimum=1)
-    s = check_number("exponent", exponent, minimum=0, maximum=10)
+    experts = _check_experts(experts)
+    s = check_number("exponent", exponent, minimum=0, maximum=10, scalar=True)
     weights = np.arange(1, experts + 1, dtype=float) ** -s
     return weights / weights.sum()
 
@@ -384,19 +417,20 @@ def routing_load(tokens, experts, top_k, ep_degree, *, skew=0.0, seed=0, capacit
     Parameters
     ----------
     tokens : int
-        Tokens routed, over the whole group [token].
+        Tokens routed, over the whole group [token]; the copies, tokens x
+        top_k, at most 2**53 (every count exact).
     experts : int
-        E [-].
+        E, in [1, :data:`MAX_EXPERTS`] [-].
     top_k : int
         k [-].
     ep_degree : int
         GPUs n, dividing E [-].
     skew : float
-        Zipf exponent s >= 0; 0 is uniform [-].
+        Zipf exponent s, in [0, 10]; 0 is uniform [-].
     seed : int
         Seed of the draw: the same seed gives the same loads.
     capacity_factor : float, optional
-        C >= 1 [-].
+        C, in [1, E] (at C = E an expert can take every copy) [-].
 
     Returns
     -------
@@ -409,13 +443,19 @@ def routing_load(tokens, experts, top_k, ep_degree, *, skew=0.0, seed=0, capacit
     True
     """
     tokens = check_integer("tokens", tokens, minimum=0, unit="token")
-    experts = check_integer("experts", experts, minimum=1)
+    experts = _check_experts(experts)
     top_k = check_integer("top_k", top_k, minimum=1, maximum=experts)
+    if tokens * top_k > 2 ** 53:
+        raise ValueError(f"tokens = {tokens} is not valid with top_k = {top_k}: the copies, tokens x top_k, "
+                         "must be <= 2**53 to be counted exactly")
     n = check_integer("ep_degree", ep_degree, minimum=1)
     if experts % n:
         raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
                          "experts (each GPU holds a whole number of experts)")
     seed = check_integer("seed", seed, minimum=0)
+    skew = check_number("skew", skew, minimum=0, maximum=10, scalar=True)
+    factor = None if capacity_factor is None else check_number("capacity_factor", capacity_factor, minimum=1,
+                                                               maximum=experts, scalar=True)
     shares = zipf_expert_shares(experts, skew)
     rng = np.random.default_rng(seed)
     counts = rng.multinomial(tokens * top_k, shares).astype(float)
@@ -423,8 +463,7 @@ def routing_load(tokens, experts, top_k, ep_degree, *, skew=0.0, seed=0, capacit
     per_gpu = counts[placement].reshape(n, experts // n).sum(axis=1)
     capacity = None
     dropped = 0.0
-    if capacity_factor is not None:
-        factor = check_number("capacity_factor", capacity_factor, minimum=1)
+    if factor is not None:
         capacity = float(math.ceil(factor * tokens * top_k / experts))
         dropped = float(np.maximum(counts - capacity, 0).sum())
     return RoutingLoad(tokens_per_expert=counts, tokens_per_gpu=per_gpu, capacity_per_expert=capacity,
@@ -446,7 +485,7 @@ def incast_fan_in(ep_degree, domain_size=None, *, hierarchical=False):
     """
     n = check_integer("ep_degree", ep_degree, minimum=1)
     g = n if domain_size is None else min(check_integer("domain_size", domain_size, minimum=1), n)
-    return (n // g - 1) if hierarchical else n - g
+    return (n // g - 1) if check_flag("hierarchical", hierarchical) else n - g
 
 
 # ============================================================================
@@ -572,22 +611,32 @@ class AllToAllTime:
         return level * self.imbalance_factor / self.time_s if self.time_s > 0 else 0.0
 
 
-def _resolve_link(link):
+def _resolve_link(link, argument="link"):
     """A catalog link or link variant by name, or the Link given."""
-    if not isinstance(link, str):
+    if isinstance(link, catalog.Link):
         return link
+    if not isinstance(link, str):
+        raise TypeError(f"{argument} must be a catalog link's name or a catalog.Link, got {link!r}")
     return VARIANT_LINKS[link] if link in VARIANT_LINKS else catalog.link(link)
 
 
 def _resolve_gpu(gpu):
     """A catalog GPU or GPU variant by name, or the GPU given."""
-    if not isinstance(gpu, str):
+    if isinstance(gpu, catalog.GPU):
         return gpu
+    if not isinstance(gpu, str):
+        raise TypeError(f"gpu must be a catalog GPU's name or a catalog.GPU, got {gpu!r}")
     return VARIANT_GPUS[gpu] if gpu in VARIANT_GPUS else catalog.gpu(gpu)
 
 
-def _link_rate(link, family):
-    return collectives.link_parameters(_resolve_link(link))
+def _check_imbalance(imbalance_factor, ep_degree):
+    """The busiest GPU's load over the mean: at least 1, at most n (everything on one GPU)."""
+    return check_number("imbalance_factor", imbalance_factor, minimum=1, maximum=ep_degree * (1 + 1e-12),
+                        scalar=True)
+
+
+def _link_rate(link, argument):
+    return collectives.link_parameters(_resolve_link(link, argument))
 
 
 def _phase(bytes_sent, ranks, params, path, step_latency_s):
@@ -627,11 +676,11 @@ def expert_parallel_all_to_all(traffic, *, scale_up_link="NVLink 4", network_lin
         Catalog links (or link variants, :mod:`interconnect_lab.catalog.variants`): the
         GPU's NVLink and one network port.
     imbalance_factor : float
-        Busiest GPU's load over the mean, >= 1 [-].
+        Busiest GPU's load over the mean, in [1, n] (n: everything on one GPU) [-].
     path : str
         A key of :data:`COMMUNICATION_PATHS`.
     scale_up_bandwidth_bytes_per_s, network_bandwidth_bytes_per_s : float, optional
-        Override the links' per-direction rates [B/s].
+        Override the links' per-direction rates [B/s], in [1, 1e18].
 
     Returns
     -------
@@ -645,16 +694,16 @@ def expert_parallel_all_to_all(traffic, *, scale_up_link="NVLink 4", network_lin
     """
     if not isinstance(traffic, AllToAllTraffic):
         raise TypeError(f"traffic must be an AllToAllTraffic (from all_to_all_traffic), got {type(traffic).__name__}")
-    iota = check_number("imbalance_factor", imbalance_factor, minimum=1)
+    iota = _check_imbalance(imbalance_factor, traffic.ep_degree)
     route = communication_path(path)
-    up = dict(_link_rate(scale_up_link, "NVLink"))
-    net = dict(_link_rate(network_link, "network"))
-    if scale_up_bandwidth_bytes_per_s is not None:
-        up["bandwidth_bytes_per_s"] = check_number("scale_up_bandwidth_bytes_per_s", scale_up_bandwidth_bytes_per_s,
-                                                   unit="B/s", minimum=0, min_inclusive=False)
-    if network_bandwidth_bytes_per_s is not None:
-        net["bandwidth_bytes_per_s"] = check_number("network_bandwidth_bytes_per_s", network_bandwidth_bytes_per_s,
-                                                    unit="B/s", minimum=0, min_inclusive=False)
+    up = dict(_link_rate(scale_up_link, "scale_up_link"))
+    net = dict(_link_rate(network_link, "network_link"))
+    for name, value, params in (("scale_up_bandwidth_bytes_per_s", scale_up_bandwidth_bytes_per_s, up),
+                                ("network_bandwidth_bytes_per_s", network_bandwidth_bytes_per_s, net)):
+        if value is not None:
+            params["bandwidth_bytes_per_s"] = check_number(
+                name, value, unit="B/s", minimum=MIN_BANDWIDTH_BYTES_PER_S,
+                maximum=MAX_BANDWIDTH_BYTES_PER_S, scalar=True)
     n, g = traffic.ep_degree, traffic.domain_size
     domains = n // g
     scale_up = _phase(traffic.scale_up_bytes * iota, g, up, route, up["latency_s"])
@@ -677,14 +726,18 @@ def fp8_scale_bytes(hidden_size, block=128, scale_bytes=4.0):
     """Bytes of FP8 scaling factors per token: one 4-byte scale per ``block`` elements [B].
 
     DeepSeek-V3 quantises activations in 1 x 128 tiles with one FP32 scale each (§3.3.2).
+    ``hidden_size`` is in [1, 2**24], ``block`` >= 1 and ``scale_bytes`` in (0, 64] [B].
 
     Examples
     --------
     >>> fp8_scale_bytes(7168)
     224.0
     """
-    hidden = check_integer("hidden_size", hidden_size, minimum=1)
-    return float(scale_bytes * math.ceil(hidden / check_integer("block", block, minimum=1)))
+    hidden = check_integer("hidden_size", hidden_size, minimum=1, maximum=_MAX_HIDDEN)
+    block = check_integer("block", block, minimum=1)
+    scale_bytes = check_number("scale_bytes", scale_bytes, unit="B", minimum=0, min_inclusive=False,
+                               maximum=_MAX_ELEMENT_BYTES, scalar=True)
+    return float(scale_bytes * math.ceil(hidden / block))
 
 
 def dispatch_and_combine(tokens_per_gpu, hidden_size, top_k, ep_degree, *, experts=None, domain_size=8,
@@ -709,6 +762,11 @@ def dispatch_and_combine(tokens_per_gpu, hidden_size, top_k, ep_degree, *, exper
     >>> round(d.time_s * 1e6), round(c.time_s * 1e6)
     (146, 276)
     """
+    dispatch_bytes_per_element = check_number("dispatch_bytes_per_element", dispatch_bytes_per_element, unit="B",
+                                              minimum=0, min_inclusive=False, maximum=_MAX_ELEMENT_BYTES, scalar=True)
+    combine_bytes_per_element = check_number("combine_bytes_per_element", combine_bytes_per_element, unit="B",
+                                             minimum=0, min_inclusive=False, maximum=_MAX_ELEMENT_BYTES, scalar=True)
+
     def one(bytes_per_element):
         scale = fp8_scale_bytes(hidden_size) if bytes_per_element < 2 else 0.0
         traffic = all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, bytes_per_element=bytes_per_element,
@@ -808,7 +866,7 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
     ----------
     model : MoEModel or str
     tokens_per_gpu : float
-        Tokens each GPU routes [token].
+        Tokens each GPU routes [token], in (0, :data:`MAX_TOKENS`].
     ep_degree : int
         n [-].
     gpu : str or catalog.GPU
@@ -820,14 +878,14 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
     network_link : str
         Catalog network port, one per GPU.
     imbalance_factor : float
-        >= 1 [-].
+        In [1, n] [-].
     dispatch_bytes_per_element, combine_bytes_per_element : float
         FP8 dispatch (1, plus one 4-byte scale per 128 elements), BF16 combine (2) [B].
     hierarchical : bool
     path : str
         Key of :data:`COMMUNICATION_PATHS`.
     flop_per_s : float, optional
-        Compute rate [FLOP/s].
+        Compute rate [FLOP/s], in [1, 1e21].
     communication_sm_fraction : float
         Share of the GPU's SMs the communication kernels hold, in [0, 1) [-]
         (DeepSeek-V3: 20 of 132).
@@ -856,11 +914,14 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
     scale_up_link = spec.scale_up_link if scale_up_link is None else scale_up_link
     n = check_integer("ep_degree", ep_degree, minimum=1)
     sms = check_number("communication_sm_fraction", communication_sm_fraction, minimum=0, maximum=1,
-                       max_inclusive=False)
+                       max_inclusive=False, scalar=True)
     rate = (spec.measured_matmul_flop_per_s or spec.bf16_flop_per_s) if flop_per_s is None else \
-        check_number("flop_per_s", flop_per_s, unit="FLOP/s", minimum=0, min_inclusive=False)
-    iota = check_number("imbalance_factor", imbalance_factor, minimum=1)
-    tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0, min_inclusive=False)
+        check_number("flop_per_s", flop_per_s, unit="FLOP/s", minimum=1, maximum=1e21, scalar=True)
+    iota = _check_imbalance(imbalance_factor, n)
+    tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0, min_inclusive=False,
+                          maximum=MAX_TOKENS, scalar=True)
+    backward = check_flag("backward", backward)
+    overlap_fraction = check_number("overlap_fraction", overlap_fraction, minimum=0, maximum=1, scalar=True)
 
     dispatch, combine = dispatch_and_combine(
         tokens, model.hidden_size, model.top_k, n, experts=model.experts, domain_size=domain_size,
@@ -873,8 +934,7 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
     attention = passes * tokens * local / usable
     experts = passes * tokens * iota * routed / usable
     communication = directions * (dispatch.time_s + combine.time_s)
-    step = step_time(attention + experts, communication,
-                     check_number("overlap_fraction", overlap_fraction, minimum=0, maximum=1))
+    step = step_time(attention + experts, communication, overlap_fraction)
     return MoELayerStep(model=model.name, tokens_per_gpu=tokens, ep_degree=n, domain_size=min(domain_size, n),
                         attention_s=float(attention), experts_s=float(experts), dispatch=dispatch, combine=combine,
                         step=step, passes=passes)

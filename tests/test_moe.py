@@ -204,7 +204,7 @@ def test_communication_sms_slow_compute():
     (lambda: moe.all_to_all_traffic(-1, 4096, 2, 8), "tokens_per_gpu = -1 token"),
     (lambda: moe.all_to_all_traffic(10, 4096, 2, 12, domain_size=8), "must span whole domains"),
     (lambda: moe.all_to_all_traffic(10, 4096, 2, 8, hierarchical=True), "need `experts`"),
-    (lambda: moe.routing_load(100, 64, 2, 8, skew=-1), "exponent = -1"),
+    (lambda: moe.routing_load(100, 64, 2, 8, skew=-1), "skew = -1"),
     (lambda: moe.routing_load(100, 64, 2, 8, capacity_factor=0.5), "capacity_factor = 0.5"),
     (lambda: moe.expert_parallel_all_to_all(moe.all_to_all_traffic(1, 8, 1, 2), imbalance_factor=0.5),
      "imbalance_factor = 0.5"),
