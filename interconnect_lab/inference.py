@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from . import catalog, collectives, memory, training
-from ._validation import check_choice, check_integer, check_number
+from ._validation import check_choice, check_flag, check_integer, check_number
 from .sources import Source
 
 __all__ = [
@@ -77,6 +77,19 @@ def inference_model(model):
 #: and NVLink SHARP (``nvls``, the switch reduces; TensorRT-LLM's MultiShot uses
 #: the switch's multicast the same way).
 SERVING_ALGORITHMS = ("ring", "nvls")
+
+
+#: Most tokens a prompt or a context may hold [token] (as :func:`interconnect_lab.memory.kv_cache_bytes`).
+_MAX_TOKENS = 1e15
+
+
+def _link(link, argument):
+    """A catalog link by name, or the Link given."""
+    if isinstance(link, catalog.Link):
+        return link
+    if not isinstance(link, str):
+        raise TypeError(f"{argument} must be a catalog link's name or a catalog.Link, got {link!r}")
+    return catalog.link(link)
 
 
 def _check_tensor_parallel(model, tensor_parallel, domain_size):
@@ -169,7 +182,7 @@ def tensor_parallel_decode_all_reduce(model, tensor_parallel, batch=1, *, scale_
     protocol : str
         A key of :data:`interconnect_lab.collectives.NCCL_LATENCIES`.
     bytes_per_element : float
-        Activations' bytes [B].
+        Activations' bytes [B], in (0, 64].
 
     Returns
     -------
@@ -186,8 +199,9 @@ def tensor_parallel_decode_all_reduce(model, tensor_parallel, batch=1, *, scale_
     batch = check_integer("batch", batch, minimum=1)
     check_choice("algorithm", algorithm, SERVING_ALGORITHMS)
     check_choice("protocol", protocol, collectives.NCCL_LATENCIES)
-    b = check_number("bytes_per_element", bytes_per_element, unit="B", minimum=0, min_inclusive=False)
-    link = catalog.link(scale_up_link) if isinstance(scale_up_link, str) else scale_up_link
+    b = check_number("bytes_per_element", bytes_per_element, unit="B", minimum=0, min_inclusive=False, maximum=64,
+                     scalar=True)
+    link = _link(scale_up_link, "scale_up_link")
     params = collectives.link_parameters(link)
     latencies = collectives.NCCL_LATENCIES[protocol]
     step = latencies.nvlink_step_latency_s if link.family == "NVLink" else latencies.network_step_latency_s
@@ -247,7 +261,7 @@ def kv_transfer(model, prompt_tokens, *, senders=1, link="InfiniBand NDR", layer
     ----------
     model : TransformerModel or str
     prompt_tokens : float
-        [token], >= 0.
+        [token], in [0, 1e15].
     senders : int
         GPUs sending in parallel [-].
     link : str
@@ -270,10 +284,11 @@ def kv_transfer(model, prompt_tokens, *, senders=1, link="InfiniBand NDR", layer
     1.125
     """
     model = inference_model(model)
-    tokens = check_number("prompt_tokens", prompt_tokens, unit="token", minimum=0)
+    tokens = check_number("prompt_tokens", prompt_tokens, unit="token", minimum=0, maximum=_MAX_TOKENS, scalar=True)
     senders = check_integer("senders", senders, minimum=1)
+    layerwise = check_flag("layerwise", layerwise)
     kv = float(memory.kv_cache_bytes(model, tokens, bytes_per_element=bytes_per_element))
-    params = collectives.link_parameters(catalog.link(link) if isinstance(link, str) else link)
+    params = collectives.link_parameters(_link(link, "link"))
 
     def send(size):
         return float(collectives.send_recv_time(size, params["bandwidth_bytes_per_s"], params["latency_s"],
@@ -281,7 +296,7 @@ def kv_transfer(model, prompt_tokens, *, senders=1, link="InfiniBand NDR", layer
 
     total = send(kv / senders)
     exposed = send(kv / senders / model.layers) if layerwise else total
-    return KVTransfer(kv_bytes=kv, senders=senders, total_s=total, exposed_s=exposed, layerwise=bool(layerwise))
+    return KVTransfer(kv_bytes=kv, senders=senders, total_s=total, exposed_s=exposed, layerwise=layerwise)
 
 
 @dataclass(frozen=True)
@@ -387,16 +402,16 @@ def serving_deployment(model, gpu="H100 SXM", *, tensor_parallel=8, batch=1, pro
     Parameters
     ----------
     model : TransformerModel or str
-    gpu : str
+    gpu : str or catalog.GPU
         Catalog GPU (prefill and decode).
     tensor_parallel : int
         t [-], inside the scale-up domain.
     batch : int
         Sequences per decode step [-].
     prompt_tokens : float
-        P [token].
+        P [token], in [1, 1e15].
     context_tokens : float, optional
-        Tokens in each decoded sequence's context [token]; P by default.
+        Tokens in each decoded sequence's context [token], in [1, 1e15]; P by default.
     domain_size : int
         GPUs per NVLink domain (8 on HGX, 72 on NVL72) [-].
     kv_link : str
@@ -421,13 +436,21 @@ def serving_deployment(model, gpu="H100 SXM", *, tensor_parallel=8, batch=1, pro
     (7.7, 0.31)
     """
     model = inference_model(model)
-    spec = catalog.gpu(gpu) if isinstance(gpu, str) else gpu
+    if isinstance(gpu, str):
+        spec = catalog.gpu(gpu)
+    elif isinstance(gpu, catalog.GPU):
+        spec = gpu
+    else:
+        raise TypeError(f"gpu must be a catalog GPU's name or a catalog.GPU, got {gpu!r}")
     domain = check_integer("domain_size", domain_size, minimum=1)
     tp = _check_tensor_parallel(model, tensor_parallel, domain)
     batch = check_integer("batch", batch, minimum=1)
-    prompt = check_number("prompt_tokens", prompt_tokens, unit="token", minimum=1)
+    prompt = check_number("prompt_tokens", prompt_tokens, unit="token", minimum=1, maximum=_MAX_TOKENS, scalar=True)
     context = prompt if context_tokens is None else check_number("context_tokens", context_tokens, unit="token",
-                                                                 minimum=1)
+                                                                 minimum=1, maximum=_MAX_TOKENS, scalar=True)
+    disaggregated = check_flag("disaggregated", disaggregated)
+    layerwise = check_flag("layerwise", layerwise)
+    check_choice("algorithm", algorithm, SERVING_ALGORITHMS)
     if compute_efficiency is None:
         rate = spec.measured_matmul_flop_per_s or spec.bf16_flop_per_s
     else:

@@ -753,7 +753,7 @@ def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, 
     gpu : catalog.GPU or str
         The GPU (its HBM bandwidth and capacity).
     context_tokens : float or array_like
-        Tokens in each sequence's context [token], >= 0.
+        Tokens in each sequence's context [token], in [0, 1e15].
     batch : int
         Sequences decoded together [-].
     offloaded_fraction : float or array_like
@@ -785,7 +785,7 @@ def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, 
     gpu = _resolve_gpu(gpu)
     batch = check_integer("batch", batch, minimum=1)
     gpus = check_integer("gpus", gpus, minimum=1)
-    context = check_number("context_tokens", context_tokens, unit="token", minimum=0)
+    context = check_number("context_tokens", context_tokens, unit="token", minimum=0, maximum=1e15)
     fraction = check_number("offloaded_fraction", offloaded_fraction, minimum=0, maximum=1)
     weight_bytes = check_number("weight_bytes", weight_bytes, unit="B", minimum=0, min_inclusive=False)
     overlap_fraction = check_number("overlap_fraction", overlap_fraction, minimum=0, maximum=1)
