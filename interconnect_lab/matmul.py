@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import catalog
 from ._validation import check_number
 
 __all__ = ["TILES", "REFERENCE_SHAPE", "gemm_efficiency", "gemm_rate", "gemm_time_s"]
@@ -82,7 +83,8 @@ def gemm_efficiency(gpu, m, n, k):
     gpu : interconnect_lab.catalog.GPU
         The accelerator (its SM count, best matmul rate and HBM bandwidth).
     m, n, k : float or array_like
-        The GEMM's rows, columns and inner dimension [elements], each >= 1.
+        The GEMM's rows, columns and inner dimension [elements], each in
+        [1, 2**53].
 
     Returns
     -------
@@ -99,11 +101,31 @@ def gemm_efficiency(gpu, m, n, k):
     >>> round(gemm_efficiency(a100, 16384, 2304, 288), 2)   # a thin shard: small k
     0.68
     """
-    m = check_number("m", m, unit="elements", minimum=1)
-    n = check_number("n", n, unit="elements", minimum=1)
-    k = check_number("k", k, unit="elements", minimum=1)
+    gpu = _check_gpu(gpu)
+    m = check_number("m", m, unit="elements", minimum=1, maximum=_MAX_DIMENSION)
+    n = check_number("n", n, unit="elements", minimum=1, maximum=_MAX_DIMENSION)
+    k = check_number("k", k, unit="elements", minimum=1, maximum=_MAX_DIMENSION)
+    try:
+        np.broadcast_shapes(np.shape(m), np.shape(n), np.shape(k))
+    except ValueError:
+        raise ValueError(f"m, n and k must broadcast to one shape; got shapes {np.shape(m)}, {np.shape(n)} and "
+                         f"{np.shape(k)}") from None
     result = _efficiency(gpu, np.asarray(m, float), np.asarray(n, float), np.asarray(k, float))
     return float(result) if np.ndim(result) == 0 else result
+
+
+#: Largest GEMM dimension [elements]: 2**53, so that 2mnk (at most 1.5e48) stays finite.
+_MAX_DIMENSION = 2.0 ** 53
+
+
+def _check_gpu(gpu):
+    if not isinstance(gpu, catalog.GPU):
+        raise TypeError(f"gpu must be a catalog.GPU (e.g. catalog.gpu('H100 SXM')), got {gpu!r}")
+    return gpu
+
+
+def _check_sustained(sustained):
+    return check_number("sustained", sustained, minimum=1e-3, maximum=1, scalar=True)
 
 
 def _efficiency(gpu, m, n, k):
@@ -123,13 +145,16 @@ def gemm_rate(gpu, m, n, k, *, sustained=1.0):
     """Sustained FLOP/s of an m × n × k GEMM: best measured rate × shape efficiency × ``sustained`` [FLOP/s].
 
     ``sustained`` is the share of the best rate that survives end to end in a
-    training step (clocks under sustained power, gaps between kernels); see
-    :class:`interconnect_lab.training.Efficiencies`.
+    training step (clocks under sustained power, gaps between kernels), in
+    [0.001, 1] [-]; see :class:`interconnect_lab.training.Efficiencies`.
     """
+    gpu = _check_gpu(gpu)
+    sustained = _check_sustained(sustained)
     best = gpu.measured_matmul_flop_per_s or gpu.bf16_flop_per_s
     return best * sustained * gemm_efficiency(gpu, m, n, k)
 
 
 def gemm_time_s(gpu, m, n, k, *, sustained=1.0):
     """Time of one m × n × k GEMM, 2mnk FLOPs at :func:`gemm_rate` [s]."""
-    return 2.0 * np.asarray(m, float) * n * k / gemm_rate(gpu, m, n, k, sustained=sustained)
+    rate = gemm_rate(gpu, m, n, k, sustained=sustained)   # checks every argument
+    return 2.0 * np.asarray(m, float) * np.asarray(n, float) * np.asarray(k, float) / rate

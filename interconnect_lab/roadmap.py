@@ -65,7 +65,7 @@ def tensor_parallel_all_reduce_time(fabric, message_bytes, group, *, ports_per_a
     fabric : str or catalog.ScaleUpFabric
         A name in ``catalog.SCALE_UP_FABRICS`` or an entry.
     message_bytes : float
-        Bytes each accelerator contributes [B], > 0.
+        Bytes each accelerator contributes [B], in (0, 1e30].
     group : int
         Accelerators in the all-reduce, in [2, max_accelerators].
     ports_per_accelerator : int, optional
@@ -92,7 +92,8 @@ def tensor_parallel_all_reduce_time(fabric, message_bytes, group, *, ports_per_a
     1000
     """
     entry = _fabric(fabric)
-    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False)
+    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False,
+                                 maximum=1e30, scalar=True)
     group = check_integer("group", group, minimum=2, maximum=entry.max_accelerators)
     bandwidth = _usable_bandwidth(entry, group, ports_per_accelerator)
     return 2 * (group - 1) / group * message_bytes / bandwidth
@@ -125,7 +126,7 @@ def scale_up_comparison(message_bytes, group=8, *, open_ports=8):
     Parameters
     ----------
     message_bytes : float
-        Bytes per accelerator [B].
+        Bytes per accelerator [B], in (0, 1e30].
     group : int
         Accelerators in the all-reduce, >= 2; fabrics whose domain is smaller
         use their whole domain.
@@ -144,6 +145,8 @@ def scale_up_comparison(message_bytes, group=8, *, open_ports=8):
     >>> [round(r.per_accelerator_bytes_per_s / 1e9) for r in rows]
     [900, 900, 448, 800, 800, 200]
     """
+    message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False,
+                                 maximum=1e30, scalar=True)
     group = check_integer("group", group, minimum=2)
     open_ports = check_integer("open_ports", open_ports, minimum=1)
     rows = []
@@ -258,7 +261,7 @@ def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
     gpus : int
         GPUs, >= 1.
     nic_bytes_per_s : float
-        One GPU's network rate, one direction [B/s]; a whole number of ports.
+        One GPU's network rate, one direction [B/s], in [1, 1e18]; a whole number of ports.
     switch : str
         Catalog switch.
     ways : int
@@ -277,7 +280,7 @@ def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
     (4, 2, 3072)
     """
     gpus = check_integer("gpus", gpus, minimum=1)
-    nic = check_number("nic_bytes_per_s", nic_bytes_per_s, unit="B/s", minimum=0, min_inclusive=False)
+    nic = check_number("nic_bytes_per_s", nic_bytes_per_s, unit="B/s", minimum=1, maximum=1e18, scalar=True)
     entry = catalog.breakout(switch, ways)
     planes = nic / entry.port_per_direction_bytes_per_s
     if abs(planes - round(planes)) > 1e-9 or round(planes) < 1:
@@ -344,7 +347,7 @@ def network_parts(gpus, *, switch="Tomahawk 5", ways=1, switch_usd=None, prices=
     ways : int
         Breakout of each switch port.
     switch_usd : float, optional
-        Price of one switch [USD]; the price book's when it prices this switch.
+        Price of one switch [USD], in [0, 1e12]; the price book's when it prices this switch.
     prices : PriceBook
     estimate : str
         End of the price ranges (see :data:`~interconnect_lab.pricebook.ESTIMATES`).
@@ -373,7 +376,7 @@ def network_parts(gpus, *, switch="Tomahawk 5", ways=1, switch_usd=None, prices=
             raise ValueError(f"switch_usd is needed: the price book {book.name!r} prices {book.switch.item!r}, "
                              f"not {entry.name!r}; pass a price in USD (a what-if)")
         switch_usd = book.switch.usd
-    switch_usd = check_number("switch_usd", switch_usd, unit="USD", minimum=0)
+    switch_usd = check_number("switch_usd", switch_usd, unit="USD", minimum=0, maximum=1e12, scalar=True)
     tree = fat_tree(gpus, switch=entry)
     module = transceiver(book.switch_transceiver.item)
     ends = tree.switch_transceivers + tree.host_transceivers
@@ -423,7 +426,7 @@ def generation_growth(old="H100 SXM", new="B200", *, old_nic="ConnectX-7", new_n
     Parameters
     ----------
     old, new : str
-        Catalog GPUs.
+        Catalog GPUs, each with an FP8 rate.
     old_nic, new_nic : str
         Catalog NICs each generation ships with (one per GPU).
 
@@ -440,8 +443,11 @@ def generation_growth(old="H100 SXM", new="B200", *, old_nic="ConnectX-7", new_n
     gpus = [catalog.gpu(old), catalog.gpu(new)]
     links = [catalog.link(g.scale_up_link) for g in gpus]
     nics = [catalog.nic(old_nic), catalog.nic(new_nic)]
-    if gpus[0].fp8_flop_per_s is None or gpus[1].fp8_flop_per_s is None:
-        raise ValueError(f"both GPUs need an FP8 rate in the catalog; {old!r} or {new!r} has none")
+    for argument, gpu in (("old", gpus[0]), ("new", gpus[1])):
+        if gpu.fp8_flop_per_s is None:
+            with_fp8 = ", ".join(repr(name) for name, g in catalog.GPUS.items() if g.fp8_flop_per_s is not None)
+            raise ValueError(f"{argument} = {gpu.name!r} is not valid here: the catalog has no FP8 rate for it; "
+                             f"GPUs with one are: {with_fp8}")
     up = [link.per_direction_bytes_per_s * link.links_per_gpu for link in links]
     return GenerationGrowth(
         old=gpus[0].name, new=gpus[1].name,
