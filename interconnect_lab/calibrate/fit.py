@@ -48,12 +48,13 @@ import numpy as np
 from .. import catalog, training
 from .. import collectives as coll
 from .. import units as u
-from .._validation import check_number
+from .._validation import check_integer, check_number
 from .nccl_tests import NcclTestsRun
 
 __all__ = [
     "REGIMES", "AlphaBetaSegment", "CollectiveFit", "fit_collective", "CalibratedLink",
     "BusBandwidthComparison", "compare_bus_bandwidth", "CalibratedCluster", "calibrated_cluster",
+    "MAX_FIT_SIZES", "MAX_SEGMENTS",
 ]
 
 #: Regime names, smallest messages first.
@@ -61,6 +62,47 @@ REGIMES = ("latency-bound", "protocol-bound", "bandwidth-bound")
 
 #: Default size from which a fit must reproduce the sweep within its tolerance [B].
 FIT_FROM_BYTES = 1 * u.MiB
+
+#: Most sizes (rows above 0 B) a fit takes [-]. The fit tries every cut of the sweep into
+#: contiguous ranges, in a time that grows with the square of the sizes: 128 take about half a
+#: second. nccl-tests' default sweep, 8 B to 16 GiB by factors of 2, has 32.
+MAX_FIT_SIZES = 128
+
+#: Most lines a fit may use [-].
+MAX_SEGMENTS = 10
+
+
+def _sweep(run, placement):
+    """The sizes above 0 B of ``run`` and their measured times, after checking both arrays.
+
+    A parsed run is sound; one whose arrays were built or edited by hand may not be, and the fit
+    must say so rather than return NaN or fail deep inside numpy.
+    """
+    measurement = run.measurement(placement)
+    size, time = np.asarray(run.size_bytes), np.asarray(measurement.time_s)
+    for name, array in (("run.size_bytes", size), (f"run.{placement}.time_s", time)):
+        if array.ndim != 1 or array.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be a one-dimensional array of numbers, got {array.dtype} "
+                            f"of shape {array.shape}")
+    if size.shape != time.shape:
+        raise ValueError(f"run.size_bytes has {size.size} rows but run.{placement}.time_s has {time.size}: "
+                         "they must have one entry per row")
+    check_number("run.size_bytes", size, unit="B", minimum=0, maximum=1e30)
+    # Sizes grow row by row; only the 0 B rows of a small count split over many ranks repeat.
+    step = np.flatnonzero((np.diff(size) < 0) | ((np.diff(size) == 0) & (size[1:] > 0)))
+    if step.size:
+        i = int(step[0])
+        raise ValueError(f"run.size_bytes must grow row by row, as nccl-tests prints a sweep: row {i + 2} "
+                         f"({size[i + 1]:g} B) follows {size[i]:g} B")
+    keep = size > 0
+    size, time = size[keep].astype(float), time[keep].astype(float)
+    check_number(f"run.{placement}.time_s", time, unit="s", minimum=1e-12, maximum=1e6)
+    if len(size) < 2:
+        raise ValueError(f"a fit needs at least two rows with a size above 0 B; this run has {len(size)}")
+    if len(size) > MAX_FIT_SIZES:
+        raise ValueError(f"this run has {len(size)} sizes above 0 B: a fit takes at most MAX_FIT_SIZES = "
+                         f"{MAX_FIT_SIZES} (keep every second size, or the range that matters)")
+    return size, time
 
 
 @dataclass(frozen=True)
@@ -187,7 +229,7 @@ class CollectiveFit:
 
     @property
     def plateau_bus_bandwidth_bytes_per_s(self) -> float:
-        """busbw the largest-size line tends to, ``f(n)/c`` [B/s]."""
+        """busbw the largest-size line tends to, ``f(n)/c`` [B/s] (inf if its slope c is 0)."""
         return self.segments[-1].bus_bandwidth_bytes_per_s
 
     def link(self, name=None) -> "CalibratedLink":
@@ -260,7 +302,7 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
     fit_from_bytes : float
         Sizes from which the target applies [B]; smaller ones are fitted too.
     max_segments : int
-        Most lines to use, >= 1.
+        Most lines to use, in [1, :data:`MAX_SEGMENTS`].
     label : str, optional
         Name for legends; the run's description if omitted.
 
@@ -273,7 +315,8 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
     TypeError
         If ``run`` is not an :class:`NcclTestsRun`.
     ValueError
-        If fewer than two rows have a size above zero, or a parameter is out of range.
+        If fewer than two rows (or more than :data:`MAX_FIT_SIZES`) have a size above zero, the
+        sizes do not grow row by row, a time is not in [1e-12, 1e6] s, or a parameter is out of range.
 
     Examples
     --------
@@ -287,16 +330,10 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
     if not isinstance(run, NcclTestsRun):
         raise TypeError(f"run must be an NcclTestsRun (see parse_nccl_tests), got {type(run).__name__}")
     tolerance = check_number("tolerance", tolerance, minimum=0, maximum=1, min_inclusive=False,
-                             max_inclusive=False)
-    fit_from_bytes = check_number("fit_from_bytes", fit_from_bytes, unit="B", minimum=0)
-    if not isinstance(max_segments, int) or isinstance(max_segments, bool) or max_segments < 1:
-        raise ValueError(f"max_segments = {max_segments!r} is not valid: it must be a whole number >= 1")
-    measurement = run.measurement(placement)
-    keep = run.size_bytes > 0
-    size = run.size_bytes[keep].astype(float)
-    time = measurement.time_s[keep]
-    if len(size) < 2:
-        raise ValueError(f"a fit needs at least two rows with a size above 0 B; this run has {len(size)}")
+                             max_inclusive=False, scalar=True)
+    fit_from_bytes = check_number("fit_from_bytes", fit_from_bytes, unit="B", minimum=0, scalar=True)
+    max_segments = check_integer("max_segments", max_segments, minimum=1, maximum=MAX_SEGMENTS)
+    size, time = _sweep(run, placement)
     factor = coll.bus_bandwidth_factor(run.collective, run.n_ranks)
     chosen = None
     for k, cuts in sorted(_segmentations(size, time, min(max_segments, len(size) // 2)).items()):
@@ -496,11 +533,9 @@ def compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="r
     fit = fit if fit is not None else fit_collective(run, placement=placement)
     if not isinstance(fit, CollectiveFit):
         raise TypeError(f"fit must be a CollectiveFit, got {type(fit).__name__}")
-    measurement = run.measurement(placement)
-    keep = run.size_bytes > 0
-    size = run.size_bytes[keep].astype(float)
+    size, time = _sweep(run, placement)
     factor = coll.bus_bandwidth_factor(run.collective, run.n_ranks)
-    measured = factor * size / measurement.time_s[keep]
+    measured = factor * size / time
     predicted = coll.collective_performance(run.collective, size, run.n_ranks, bandwidth_bytes_per_s,
                                             latency_s, algorithm, **options).bus_bandwidth_bytes_per_s
     return BusBandwidthComparison(

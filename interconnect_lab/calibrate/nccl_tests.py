@@ -73,7 +73,7 @@ _HEADER = re.compile(
     r"maxBytes (?P<maxBytes>\d+) step: (?P<step>\d+)\((?P<step_kind>factor|bytes)\)(?P<rest>.*)$")
 _HEADER_PAIR = re.compile(r"([a-z][a-z ]*?): (\d+)")
 _RANK = re.compile(
-    r"^#\s+Rank\s+(?P<rank>\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(?P<host>.*?)\s*"
+    r"^#\s+Rank\s+(?P<rank>\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(?P<host>\S+)\s+"
     r"device\s+(?P<device>\d+)\s+\[(?P<bus>[^\]]*)\]\s+(?P<name>.+?)\s*$")
 _NCCL_VERSION = re.compile(r"^NCCL version (\S+)\s*$")
 _TESTS_VERSION = re.compile(r"^# nccl-tests version (\S+)(?: nccl-headers=(\d+))?(?: nccl-library=(\d+))?\s*$")
@@ -201,7 +201,8 @@ class NcclTestsRun:
         """Ranks on each host [-]; a ValueError if hosts hold different numbers of ranks."""
         counts = {host: self.hosts.count(host) for host in self.hosts}
         if len(set(counts.values())) != 1:
-            raise ValueError(f"hosts hold different numbers of ranks: {counts}")
+            raise ValueError(f"hosts hold different numbers of ranks: {counts}; a number of ranks per node "
+                             "needs every host to hold the same")
         return next(iter(counts.values()))
 
     def measurement(self, placement="out_of_place") -> NcclTestsMeasurement:

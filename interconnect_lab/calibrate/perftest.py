@@ -197,6 +197,9 @@ def parse_perftest(text):
         pairs = _SETTING.findall(line)
         if not pairs:
             _fail(number, "a setting 'Name : value' or the dashed line closing the settings", line)
+        qps = dict(pairs).get("Number of qps")
+        if qps is not None and not (qps.isdigit() and int(qps) >= 1):
+            _fail(number, "a whole number >= 1 after 'Number of qps :'", line)
         settings.update(pairs)
     number, line = take()
     if _ADDRESS.match(line):

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
 
+from ..._validation import check_choice
+
 __all__ = ["ShippedLog", "SHIPPED_LOGS", "shipped_log", "shipped_text"]
 
 
@@ -170,8 +172,7 @@ SHIPPED_LOGS = MappingProxyType({entry.name: entry for entry in (
 
 def shipped_log(name) -> ShippedLog:
     """The registry entry called ``name`` (see :data:`SHIPPED_LOGS`)."""
-    if name not in SHIPPED_LOGS:
-        raise ValueError(f"unknown shipped log {name!r}; valid names are: {', '.join(map(repr, SHIPPED_LOGS))}")
+    check_choice("shipped log", name, SHIPPED_LOGS)
     return SHIPPED_LOGS[name]
 
 
