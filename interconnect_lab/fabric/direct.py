@@ -58,13 +58,18 @@ from .traffic import Traffic
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = ["DirectNetwork", "dragonfly_network", "torus_network", "DIRECT_ROUTINGS", "direct_route",
-           "simulate_direct"]
+           "simulate_direct", "MAX_DIRECT_LINKS"]
 
 #: Routing schemes of direct networks: name -> (topologies it applies to, description).
 DIRECT_ROUTINGS = {
     "minimal": (("dragonfly", "torus"), "shortest paths: local-global-local, or dimension order"),
     "valiant": (("dragonfly",), "via a hashed intermediate group, then minimal"),
 }
+
+#: Most directed links a direct network may have [-]: HPE Slingshot's largest dragonfly (279,040
+#: hosts) has 1,395,200 and a 64 x 64 x 64 torus 2,097,152; building this many takes a few tenths
+#: of a second, and simulating traffic on them far longer.
+MAX_DIRECT_LINKS = 2 ** 21
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -232,6 +237,13 @@ def _capacities(topology, nic_capacity_bytes_per_s, link_capacity_bytes_per_s):
     return nic, link
 
 
+def _check_size(topology, cables):
+    """Refuse, before building anything, a network of more than MAX_DIRECT_LINKS directed links."""
+    if 2 * cables > MAX_DIRECT_LINKS:
+        raise ValueError(f"topology has {2 * cables} directed links: the simulator's direct networks must have "
+                         f"at most MAX_DIRECT_LINKS = {MAX_DIRECT_LINKS} (a smaller {type(topology).__name__.lower()})")
+
+
 def _network(topology, hosts, routers, cable_ends, cable_kind, kind_names, capacity_per_cable, router_of_host):
     """Directed links from cables: link 2c goes as the cable is listed, 2c + 1 back."""
     ends = np.asarray(cable_ends, dtype=np.int64)
@@ -273,6 +285,12 @@ def dragonfly_network(topology, *, nic_capacity_bytes_per_s=None, link_capacity_
     -------
     DirectNetwork
 
+    Raises
+    ------
+    ValueError
+        If a capacity is out of range or the network would have more than
+        :data:`MAX_DIRECT_LINKS` directed links.
+
     Examples
     --------
     The smallest interesting dragonfly: 3 groups of 2 routers, one terminal
@@ -289,6 +307,7 @@ def dragonfly_network(topology, *, nic_capacity_bytes_per_s=None, link_capacity_
         raise TypeError(f"topology must be a topology.Dragonfly (from topology.dragonfly), got "
                         f"{type(topology).__name__}")
     nic, link = _capacities(topology, nic_capacity_bytes_per_s, link_capacity_bytes_per_s)
+    _check_size(topology, topology.links)
     p, a, h, g = (topology.terminals_per_router, topology.routers_per_group,
                   topology.global_links_per_router, topology.groups)
     t = topology.links_per_group_pair
@@ -409,7 +428,8 @@ def torus_network(topology, *, link_capacity_bytes_per_s=None):
     Raises
     ------
     ValueError
-        If a ring is shorter than 3 (its two links would join the same pair).
+        If a ring is shorter than 3 (its two links would join the same pair), or the
+        network would have more than :data:`MAX_DIRECT_LINKS` directed links.
 
     Examples
     --------
@@ -424,6 +444,7 @@ def torus_network(topology, *, link_capacity_bytes_per_s=None):
     if short:
         raise ValueError(f"topology has a ring of length {short[0]}: the simulator needs every ring >= 3")
     _, link = _capacities(topology, None, link_capacity_bytes_per_s)
+    _check_size(topology, topology.chips * (1 + len(topology.dimensions)))
     n, dims = topology.chips, topology.dimensions
     chips = np.arange(n)
     coords = np.array(np.unravel_index(chips, dims))

@@ -175,7 +175,7 @@ def topology_comparison(hosts, *, radix=64, rails=8, port_bytes_per_s=None, pric
     rails : int
         Network ports per server for the rail designs, >= 1.
     port_bytes_per_s : float, optional
-        Rate of every link, one direction [B/s].
+        Rate of every link, one direction [B/s], in (0, 1e18].
     prices : PriceBook
     estimate : str
         Which end of the price ranges (see :data:`~interconnect_lab.pricebook.ESTIMATES`).
@@ -205,7 +205,7 @@ def topology_comparison(hosts, *, radix=64, rails=8, port_bytes_per_s=None, pric
     rails = check_integer("rails", rails, minimum=1)
     if port_bytes_per_s is not None:
         port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s", minimum=0,
-                                        min_inclusive=False)
+                                        min_inclusive=False, maximum=1e18, scalar=True)
     builders = {
         "fat tree": lambda: fat_tree_summary(fat_tree(hosts, radix=radix, port_bytes_per_s=port_bytes_per_s)),
         "rail-optimized fat tree": lambda: fat_tree_summary(

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .. import units as u
-from .._validation import check_integer, check_number
+from .._validation import MAX_COUNT, check_integer, check_number
 from ..sources import Source
 from .summary import TopologySummary
 
@@ -254,8 +254,9 @@ def dragonfly(terminals_per_router, routers_per_group, global_links_per_router, 
         *h*: global links of each router, >= 1.
     groups : int, optional
         *g*, in [2, a h + 1]; the largest, :math:`a h + 1`, by default.
+        The terminals, :math:`a p g`, must number at most 2**53.
     port_bytes_per_s : float, optional
-        Rate of every link, one direction [B/s].
+        Rate of every link, one direction [B/s], in (0, 1e18].
 
     Returns
     -------
@@ -283,8 +284,12 @@ def dragonfly(terminals_per_router, routers_per_group, global_links_per_router, 
     h = check_integer("global_links_per_router", global_links_per_router, minimum=1)
     largest = a * h + 1
     groups = largest if groups is None else check_integer("groups", groups, minimum=2, maximum=largest)
+    if a * p * groups > MAX_COUNT:
+        raise ValueError(f"a dragonfly of {groups} groups of {a} routers with {p} terminals each has "
+                         f"{a * p * groups} terminals: it must have at most 2**53 = {MAX_COUNT} (fewer "
+                         "groups or smaller routers)")
     if port_bytes_per_s is not None:
         port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s", minimum=0,
-                                        min_inclusive=False)
+                                        min_inclusive=False, maximum=1e18, scalar=True)
     return Dragonfly(terminals_per_router=p, routers_per_group=a, global_links_per_router=h,
                      groups=groups, port_bytes_per_s=port_bytes_per_s)

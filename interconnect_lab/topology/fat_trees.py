@@ -451,7 +451,7 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
         Network ports per node wired rail by rail (8 on a DGX H100); 1 for a
         tree that is not rail-optimized.
     port_bytes_per_s : float, optional
-        Port rate, one direction [B/s]; taken from ``switch`` when given.
+        Port rate, one direction [B/s], in (0, 1e18]; taken from ``switch`` when given.
 
     Returns
     -------
@@ -504,7 +504,7 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
             "each switch splits its ports evenly between down- and up-links (e.g. 64)")
     if port_bytes_per_s is not None:
         port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s",
-                                        minimum=0, min_inclusive=False)
+                                        minimum=0, min_inclusive=False, maximum=1e18, scalar=True)
     oversubscription = check_number("oversubscription", oversubscription, minimum=1, maximum=1e6, scalar=True)
     rails = check_integer("rails", rails, minimum=1, maximum=radix)
     if tiers is not None:

@@ -134,7 +134,7 @@ def rail_only(nodes, rails, *, radix, oversubscription=1.0, port_bytes_per_s=Non
     oversubscription : float
         Leaf oversubscription inside each rail, >= 1.
     port_bytes_per_s : float, optional
-        Rate of one port, one direction [B/s].
+        Rate of one port, one direction [B/s], in (0, 1e18].
 
     Returns
     -------
@@ -261,7 +261,7 @@ def direct_connect(hosts, *, radix, circuit_switch_ports=None, port_bytes_per_s=
     circuit_switch_ports : int, optional
         Ports of one optical circuit switch (136 for Google's Palomar), to count them.
     port_bytes_per_s : float, optional
-        Rate of one port, one direction [B/s].
+        Rate of one port, one direction [B/s], in (0, 1e18].
 
     Returns
     -------
@@ -290,7 +290,7 @@ def direct_connect(hosts, *, radix, circuit_switch_ports=None, port_bytes_per_s=
         circuit_switch_ports = check_integer("circuit_switch_ports", circuit_switch_ports, minimum=2)
     if port_bytes_per_s is not None:
         port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s", minimum=0,
-                                        min_inclusive=False)
+                                        min_inclusive=False, maximum=1e18, scalar=True)
     clos = fat_tree(hosts, radix=radix, tiers=3, port_bytes_per_s=port_bytes_per_s)
     if clos.pods < 2:
         raise ValueError(f"hosts = {hosts} fit one pod of radix-{radix} switches (at most "

@@ -37,7 +37,7 @@ import math
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .._validation import check_integer, check_number
+from .._validation import MAX_COUNT, check_integer, check_number
 from ..sources import Source
 from .summary import TopologySummary
 
@@ -110,9 +110,10 @@ class Torus:
     def average_hops(self) -> float:
         """Mean minimal hops between two chips drawn uniformly (the same chip allowed) [-].
 
-        A ring of *k* contributes :math:`\\frac{1}{k}\\sum_{d=0}^{k-1} \\min(d, k-d)`.
+        A ring of *k* contributes :math:`\\frac{1}{k}\\sum_{d=0}^{k-1} \\min(d, k-d)
+        = \\lfloor k^2/4 \\rfloor / k` (a closed form, so a long ring costs no more than a short one).
         """
-        return float(sum(sum(min(d, k - d) for d in range(k)) / k for k in self.dimensions))
+        return float(sum((k * k // 4) / k for k in self.dimensions))
 
     @property
     def bisection_links(self) -> int:
@@ -171,12 +172,13 @@ def torus(dimensions, *, cube=None, port_bytes_per_s=None):
     Parameters
     ----------
     dimensions : sequence of int
-        Ring length in each dimension, each >= 2 (1 to 3 dimensions).
+        Ring length in each dimension, each >= 2 (1 to 3 dimensions); at
+        most 2**53 chips in all.
     cube : sequence of int, optional
         Chips per cube in each dimension; each must divide the ring length.
         Cubes are joined through optical circuit switches.
     port_bytes_per_s : float, optional
-        Rate of one chip-to-chip link, one direction [B/s].
+        Rate of one chip-to-chip link, one direction [B/s], in (0, 1e18].
 
     Returns
     -------
@@ -203,6 +205,9 @@ def torus(dimensions, *, cube=None, port_bytes_per_s=None):
     (4096, 64, 48, 128, 24)
     """
     dims = _check_shape("dimensions", dimensions)
+    if math.prod(dims) > MAX_COUNT:
+        raise ValueError(f"dimensions = {dims} is not valid: {math.prod(dims)} chips, and a torus must have at most "
+                         f"2**53 = {MAX_COUNT}")
     if cube is not None:
         cube = _check_shape("cube", cube, minimum=1)
         if len(cube) != len(dims):
@@ -212,7 +217,7 @@ def torus(dimensions, *, cube=None, port_bytes_per_s=None):
                 raise ValueError(f"cube[{i}] = {c} is not valid: it must divide the ring length {k}")
     if port_bytes_per_s is not None:
         port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s", minimum=0,
-                                        min_inclusive=False)
+                                        min_inclusive=False, maximum=1e18, scalar=True)
     return Torus(dimensions=dims, cube=cube, port_bytes_per_s=port_bytes_per_s)
 
 
