@@ -423,7 +423,7 @@ def serving_deployment(model, gpu="H100 SXM", *, tensor_parallel=8, batch=1, pro
     algorithm : str
         One of :data:`SERVING_ALGORITHMS` for the TP all-reduces.
     compute_efficiency : float, optional
-        Share of the BF16 peak prefill reaches; the measured matmul rate by default [-].
+        Share of the BF16 peak prefill reaches, in [0.001, 1]; the measured matmul rate by default [-].
 
     Returns
     -------
@@ -454,8 +454,8 @@ def serving_deployment(model, gpu="H100 SXM", *, tensor_parallel=8, batch=1, pro
     if compute_efficiency is None:
         rate = spec.measured_matmul_flop_per_s or spec.bf16_flop_per_s
     else:
-        rate = spec.bf16_flop_per_s * check_number("compute_efficiency", compute_efficiency, minimum=0,
-                                                   maximum=1, min_inclusive=False)
+        rate = spec.bf16_flop_per_s * check_number("compute_efficiency", compute_efficiency, minimum=1e-3,
+                                                   maximum=1, scalar=True)
     at_prompt = dataclasses.replace(model, sequence_length=max(int(round(prompt)), 1))
     forward_flops = prompt * training.flops_per_token(at_prompt) / 3
     prefill_compute = forward_flops / (tp * rate)
