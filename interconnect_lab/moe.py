@@ -833,7 +833,7 @@ class MoELayerStep:
 
     @property
     def compute_to_communication(self) -> float:
-        """Compute time over communication time (DeepSeek-V3's ratio) [-]."""
+        """Compute time over communication time (DeepSeek-V3's ratio) [-]; inf with no communication (one GPU)."""
         return float(self.compute_s / self.communication_s) if self.communication_s else math.inf
 
 
