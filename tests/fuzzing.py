@@ -27,6 +27,7 @@ import inspect
 import math
 import numbers
 import os
+import re
 import time
 import warnings
 from collections.abc import Mapping
@@ -105,7 +106,12 @@ class Case:
     take fewer in the ordinary run, never fewer than 50); ``exempt`` lists
     result attribute names the generic name-based rules do not apply to;
     ``infinite`` names results that may be a documented ``inf`` (``"result"``
-    for the whole result; the case's ``check`` then says when).
+    for the whole result; the case's ``check`` then says when); ``messages``
+    lists patterns (regular expressions) of the function's own clear errors
+    that name neither a parameter nor a rule, such as a parser's "nccl-tests
+    output, line 7: expected ..."; ``refusing`` names result properties
+    documented to raise a ValueError for some results (a run's
+    ``ranks_per_node`` when its hosts hold different numbers of ranks).
     """
 
     function: object
@@ -115,6 +121,8 @@ class Case:
     exempt: tuple = ()
     name: str = ""
     infinite: tuple = ()
+    messages: tuple = ()
+    refusing: tuple = ()
 
     def __post_init__(self):
         if not self.name:
@@ -136,8 +144,11 @@ def _skip(obj):
         ("interconnect_lab.catalog", "interconnect_lab.sources", "interconnect_lab.pricebook"))
 
 
-def numbers_in(obj, path="result", depth=0, seen=None):
-    """(path, leaf name, value) for every number reachable in a result: fields, properties, items."""
+def numbers_in(obj, path="result", depth=0, seen=None, refusing=()):
+    """(path, leaf name, value) for every number reachable in a result: fields, properties, items.
+
+    A property named in ``refusing`` that raises a ValueError is skipped (it is documented to).
+    """
     seen = set() if seen is None else seen
     if depth > 4 or id(obj) in seen or _skip(obj):
         return
@@ -151,26 +162,32 @@ def numbers_in(obj, path="result", depth=0, seen=None):
             yield path, path.rsplit(".", 1)[-1].split("[", 1)[0], obj
         elif obj.dtype == object:
             for i, item in enumerate(obj.flat[:20]):
-                yield from numbers_in(item, f"{path}[{i}]", depth + 1, seen)
+                yield from numbers_in(item, f"{path}[{i}]", depth + 1, seen, refusing)
         return
     seen.add(id(obj))
     if isinstance(obj, Mapping):
         for key, value in list(obj.items())[:50]:
-            yield from numbers_in(value, f"{path}[{key!r}]", depth + 1, seen)
+            yield from numbers_in(value, f"{path}[{key!r}]", depth + 1, seen, refusing)
     elif isinstance(obj, (tuple, list)):
         for i, item in enumerate(obj[:50]):
-            yield from numbers_in(item, f"{path}[{i}]", depth + 1, seen)
+            yield from numbers_in(item, f"{path}[{i}]", depth + 1, seen, refusing)
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
-            yield from numbers_in(getattr(obj, f.name), f"{path}.{f.name}", depth + 1, seen)
+            yield from numbers_in(getattr(obj, f.name), f"{path}.{f.name}", depth + 1, seen, refusing)
         for name, attr in inspect.getmembers(type(obj)):
             if isinstance(attr, property) and not name.startswith("_"):
-                yield from numbers_in(getattr(obj, name), f"{path}.{name}", depth + 1, seen)
+                try:
+                    value = getattr(obj, name)
+                except ValueError:
+                    if name in refusing:
+                        continue
+                    raise
+                yield from numbers_in(value, f"{path}.{name}", depth + 1, seen, refusing)
 
 
 def check_result(result, case):
     """Every number finite; names that carry a unit or a share obey their range."""
-    for path, leaf, value in numbers_in(result):
+    for path, leaf, value in numbers_in(result, refusing=case.refusing):
         array = np.asarray(value, dtype=float)
         if leaf in case.infinite:
             array = array[np.isfinite(array)]
@@ -212,15 +229,17 @@ def _is_sequence(value):
     return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim > 0)
 
 
-def clean_error(error, kwargs):
-    """A ValueError/TypeError written for the user: it names a parameter or states the rule."""
+def clean_error(error, kwargs, messages=()):
+    """A ValueError/TypeError written for the user: it names a parameter, states the rule, or is one of
+    the function's own clear errors (``messages``)."""
     if not isinstance(error, (ValueError, TypeError)):
         return False
     message = str(error)
     if not message:
         return False
     words = ("must", "valid", "unknown", "overflows", "cannot", "needs", "not ")
-    return any(name in message for name in kwargs) or any(word in message for word in words)
+    return (any(name in message for name in kwargs) or any(word in message for word in words)
+            or any(re.search(pattern, message) for pattern in messages))
 
 
 def run_case(case, kwargs):
@@ -232,7 +251,7 @@ def run_case(case, kwargs):
         except Exception as error:  # noqa: BLE001 - classified below
             elapsed = time.process_time() - started
             assert elapsed < CALL_BUDGET_S, f"{case.name}{kwargs!r} took {elapsed:.2f} s to refuse"
-            if not clean_error(error, kwargs):
+            if not clean_error(error, kwargs, case.messages):
                 raise AssertionError(
                     f"{case.name}({kwargs!r}) raised an internal {type(error).__name__}: {error}") from error
             return None

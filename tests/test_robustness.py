@@ -263,3 +263,249 @@ def test_incast_inputs_out_of_range(options, error, message):
                      flow_control="lossless", link_delay_s=1e-6)
     with pytest.raises(error, match=message):
         incast_port(**{**arguments, **options})
+
+
+# Modules fuzzed in tests/test_fuzz_more.py: MoE, inference, roadmap, GEMM rates -------------------
+
+A100 = catalog.gpu("A100 SXM")
+
+
+def _ep64_traffic():
+    from interconnect_lab import moe
+    return moe.all_to_all_traffic(4096, 7168, 8, 64, experts=256, domain_size=8, hierarchical=True)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # 0 tokens of 4 elements of 1.7e308 B: 0 x inf = NaN bytes sent
+    (lambda m: m.all_to_all_traffic(0, 4, 1, 1, bytes_per_element=1.7e308), ValueError,
+     r"bytes_per_element = 1\.7e\+308 B is not valid: it must be in \(0, 64\] B"),
+    (lambda m: m.all_to_all_traffic(1, 4, 1, 1, scale_bytes_per_token=[1.0]), TypeError,
+     "scale_bytes_per_token must be a single real number"),
+    # "no" was true: the dispatch became hierarchical
+    (lambda m: m.all_to_all_traffic(4096, 7168, 8, 64, experts=256, domain_size=8, hierarchical="no"), TypeError,
+     "hierarchical must be True or False, got 'no'"),
+    # an array of 2**40 shares: MemoryError
+    (lambda m: m.zipf_expert_shares(2 ** 40, 1.0), ValueError, r"experts = 1099511627776 is not valid"),
+    (lambda m: m.zipf_expert_shares(8, [1.0]), TypeError, "exponent must be a single real number"),
+    # ceil(1e308 x tokens x k / E): OverflowError
+    (lambda m: m.routing_load(100, 64, 2, 8, capacity_factor=1e308), ValueError,
+     r"capacity_factor = 1e\+308 is not valid: it must be in \[1, 64\]"),
+    (lambda m: m.routing_load(2 ** 53, 64, 2, 8), ValueError, r"tokens x top_k, must be <= 2\*\*53"),
+    # the error named the inner parameter, "exponent"
+    (lambda m: m.routing_load(100, 64, 2, 8, skew=-1), ValueError, r"skew = -1 is not valid"),
+    # named "size_bytes = inf" from inside the collective model
+    (lambda m: m.expert_parallel_all_to_all(_ep64_traffic(), imbalance_factor=1e308), ValueError,
+     r"imbalance_factor = 1e\+308 is not valid: it must be in \[1, 64\]"),
+    (lambda m: m.expert_parallel_all_to_all(_ep64_traffic(), network_bandwidth_bytes_per_s=1e-300), ValueError,
+     r"network_bandwidth_bytes_per_s = 1e-300 B/s is not valid"),
+    (lambda m: m.expert_parallel_all_to_all(_ep64_traffic(), network_link=7), TypeError,
+     "network_link must be a catalog link's name"),
+    (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, gpu=0), TypeError, "gpu must be a catalog GPU's name"),
+    (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, flop_per_s=1e-300), ValueError,
+     r"flop_per_s = 1e-300 FLOP/s is not valid"),
+    (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, backward="yes"), TypeError, "backward must be True or False"),
+    # returned -inf
+    (lambda m: m.fp8_scale_bytes(7168, scale_bytes=-1.7e308), ValueError, r"scale_bytes = -1\.7e\+308 B"),
+    # "The truth value of an array with more than one element is ambiguous"
+    (lambda m: m.dispatch_and_combine(128, 7168, 8, 64, imbalance_factor=(2, 3)), TypeError,
+     "imbalance_factor must be a single real number"),
+    (lambda m: m.dispatch_and_combine(128, 7168, 8, 64, dispatch_bytes_per_element=[1.0]), TypeError,
+     "dispatch_bytes_per_element must be a single real number"),
+    (lambda m: m.dispatch_and_combine([1.0], 7168, 8, 64), TypeError, "tokens_per_gpu must be a single real number"),
+])
+def test_moe_inputs(call, error, message):
+    from interconnect_lab import moe
+    with pytest.raises(error, match=message):
+        call(moe)
+
+
+def test_expected_ranks_per_token_of_many_experts_is_quick_and_exact():
+    from interconnect_lab import moe
+    # C(2**20, 2**19): binomials of 300,000 digits, which took minutes; now refused, and a large top_k
+    # below the bound is a product of ratios
+    with pytest.raises(ValueError, match=r"experts = 1048576 is not valid: it must be in \[1, 65536\]"):
+        moe.expected_ranks_per_token(2 ** 20, 2 ** 19, 2)
+    started = time.process_time()
+    value = moe.expected_ranks_per_token(2 ** 16, 2 ** 12, 64)
+    assert time.process_time() - started < 0.1
+    exact = 64 * (1 - math.comb(2 ** 16 - 2 ** 10, 2 ** 12) / math.comb(2 ** 16, 2 ** 12))
+    assert value == pytest.approx(exact, rel=1e-12)
+    assert moe.expected_ranks_per_token(256, 8, 64) == 64 * (1 - math.comb(252, 8) / math.comb(256, 8))
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # message_bytes = inf, refused inside the collective model as "size_bytes"
+    (lambda i: i.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, bytes_per_element=1.7e308), ValueError,
+     r"bytes_per_element = 1\.7e\+308 B is not valid: it must be in \(0, 64\] B"),
+    (lambda i: i.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, bytes_per_element=(2, 3)), TypeError,
+     "bytes_per_element must be a single real number"),
+    (lambda i: i.serving_deployment("Llama 3 70B", 1.5), TypeError, "gpu must be a catalog GPU's name"),
+    # an overflow in memory.decode_step (context x batch), then "tokens = ..." from the KV cache
+    (lambda i: i.serving_deployment("Llama 3 70B", context_tokens=1.7e308), ValueError,
+     r"context_tokens = 1\.7e\+308 token is not valid: it must be in \[1, 1e\+15\] token"),
+    (lambda i: i.serving_deployment("Llama 3 70B", disaggregated=1), TypeError, "disaggregated must be True or False"),
+    # an infinite time to first token
+    (lambda i: i.serving_deployment("GPT-3 175B", "A100 SXM", tensor_parallel=1, compute_efficiency=5e-324), ValueError,
+     r"compute_efficiency = 4\.94066e-324 is not valid: it must be in \[0\.001, 1\]"),
+    (lambda i: i.serving_deployment("GPT-3 175B", "A100 SXM", tensor_parallel=1, compute_efficiency=[1.0]), TypeError,
+     "compute_efficiency must be a single real number"),
+    (lambda i: i.kv_transfer("OPT-66B", 512, layerwise="no"), TypeError, "layerwise must be True or False"),
+    (lambda i: i.kv_transfer("OPT-66B", 512, link=400e9), TypeError, "link must be a catalog link's name"),
+])
+def test_inference_inputs(call, error, message):
+    from interconnect_lab import inference
+    with pytest.raises(error, match=message):
+        call(inference)
+
+
+def test_decode_step_context_has_a_bound():
+    from interconnect_lab import memory
+    with pytest.raises(ValueError, match=r"context_tokens = 1\.7e\+308 token is not valid: it must be in \[0, 1e\+15\]"):
+        memory.decode_step("Llama 3 8B", "H100 SXM", context_tokens=1.7e308, batch=2)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda r: r.scale_up_comparison([1.0]), TypeError, "message_bytes must be a single real number"),
+    (lambda r: r.tensor_parallel_all_reduce_time("NVLink 5 (GB200 NVL72)", 1e300, 8), ValueError,
+     r"message_bytes = 1e\+300 B is not valid: it must be in \(0, 1e\+30\] B"),
+    # round() of an array: an internal TypeError
+    (lambda r: r.multi_plane_fabric(1024, nic_bytes_per_s=(2, 3)), TypeError,
+     "nic_bytes_per_s must be a single real number"),
+    (lambda r: r.network_parts(8192, switch="Tomahawk 6", ways=2, switch_usd=1e308), ValueError,
+     r"switch_usd = 1e\+308 USD is not valid: it must be in \[0, 1e\+12\] USD"),
+    # "'A100 SXM' or 'B200' has none": which argument?
+    (lambda r: r.generation_growth("A100 SXM", "B200"), ValueError,
+     "old = 'A100 SXM' is not valid here: the catalog has no FP8 rate for it; GPUs with one are: 'H100 SXM'"),
+])
+def test_roadmap_inputs(call, error, message):
+    from interconnect_lab import roadmap
+    with pytest.raises(error, match=message):
+        call(roadmap)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda m: m.gemm_efficiency(0, 8192, 8192, 8192), TypeError, "gpu must be a catalog.GPU"),
+    # 2mnk overflowed to inf (a RuntimeWarning)
+    (lambda m: m.gemm_time_s(A100, 1.7e308, 1e10, 1e10), ValueError, r"m = 1\.7e\+308 elements is not valid"),
+    # a rate of 0 FLOP/s and a time of inf
+    (lambda m: m.gemm_time_s(A100, 8192, 8192, 8192, sustained=0.0), ValueError,
+     r"sustained = 0 is not valid: it must be in \[0\.001, 1\]"),
+    (lambda m: m.gemm_rate(A100, 8192, 8192, 8192, sustained=True), TypeError, "sustained must be a real number"),
+    (lambda m: m.gemm_efficiency(A100, [1, 2], [1, 2, 3], 8), ValueError, "m, n and k must broadcast to one shape"),
+])
+def test_gemm_inputs(call, error, message):
+    from interconnect_lab import matmul
+    with pytest.raises(error, match=message):
+        call(matmul)
+
+
+# Calibration: damaged sweeps and logs ---------------------------------------------------------------
+
+def _damaged_run(**changes):
+    import dataclasses
+
+    from interconnect_lab import calibrate
+    run = calibrate.shipped_run("v100_dgx2_all_reduce")
+    times = changes.pop("time_s", None)
+    if times is not None:
+        changes["out_of_place"] = dataclasses.replace(run.out_of_place, time_s=times(run.out_of_place.time_s.copy()))
+    return dataclasses.replace(run, **changes)
+
+
+def _with(index, value):
+    def change(times):
+        times[index] = value
+        return times
+    return change
+
+
+@pytest.mark.parametrize(("run", "error", "message"), [
+    # IndexError: boolean index did not match indexed array
+    (lambda: _damaged_run(time_s=lambda t: t[:-1]), ValueError,
+     "run.size_bytes has 31 rows but run.out_of_place.time_s has 30"),
+    # LinAlgError: SVD did not converge (and LAPACK's DLASCL messages on stderr)
+    (lambda: _damaged_run(time_s=_with(5, np.nan)), ValueError, r"run.out_of_place.time_s = nan s \(element 5\)"),
+    (lambda: _damaged_run(time_s=_with(5, 1e300)), ValueError,
+     r"run.out_of_place.time_s = 1e\+300 s \(element 5\) is not valid: it must be in \[1e-12, 1e\+06\] s"),
+    (lambda: _damaged_run(time_s=_with(5, 0.0)), ValueError, r"run.out_of_place.time_s = 0 s"),
+    (lambda: _damaged_run(size_bytes=_damaged_run().size_bytes[::-1].copy()), ValueError,
+     r"run.size_bytes must grow row by row, as nccl-tests prints a sweep: row 2 \(4\.29497e\+09 B\) follows"),
+    (lambda: _damaged_run(time_s=lambda t: t.astype(str)), TypeError,
+     "run.out_of_place.time_s must be a one-dimensional array of numbers"),
+])
+def test_fits_refuse_damaged_sweeps(run, error, message):
+    from interconnect_lab import calibrate
+    for call in (lambda r: calibrate.fit_collective(r),
+                 lambda r: calibrate.compare_bus_bandwidth(r, bandwidth_bytes_per_s=150e9, latency_s=1e-6),
+                 lambda r: calibrate.calibrated_cluster("Selene", scale_up=r)):
+        with pytest.raises(error, match=message):
+            call(run())
+
+
+def test_fit_of_a_long_sweep_is_refused_not_minutes():
+    import dataclasses
+
+    from interconnect_lab import calibrate
+    run = calibrate.shipped_run("v100_dgx2_all_reduce")
+    size = np.unique(np.round(np.geomspace(8, 1e10, 256)).astype(np.int64))
+    time_s = 1e-5 + size / 1e11
+    measured = dataclasses.replace(run.out_of_place, time_s=time_s, algorithm_bandwidth_bytes_per_s=size / time_s,
+                                   bus_bandwidth_bytes_per_s=size / time_s, check=np.zeros(size.size),
+                                   checked=np.ones(size.size, bool))
+    long = dataclasses.replace(run, size_bytes=size, count=size // 4, out_of_place=measured)
+    started = time.process_time()
+    with pytest.raises(ValueError, match="this run has 255 sizes above 0 B: a fit takes at most MAX_FIT_SIZES = 128"):
+        calibrate.fit_collective(long)   # 2.6 s before
+    with pytest.raises(ValueError, match=r"max_segments = 1000000 is not valid: it must be in \[1, 10\]"):
+        calibrate.fit_collective(run, max_segments=10 ** 6)
+    assert time.process_time() - started < 0.1
+
+
+def test_parsers_refuse_what_they_accepted_damaged():
+    from interconnect_lab import calibrate
+    # 'Number of qps : nan' was accepted; reading run.queue_pairs then raised int('nan')
+    text = calibrate.shipped_text("ib_write_bw_roce").replace("Number of qps   : 4", "Number of qps   : nan")
+    with pytest.raises(ValueError, match=r"perftest output, line \d+: expected a whole number >= 1 after 'Number of qps :'"):
+        calibrate.parse_perftest(text)
+    # a host name with spaces in it ('nan   seville') was accepted
+    text = calibrate.shipped_text("v100_dgx2_all_reduce").replace("on    seville device  0", "on nan   seville device  0")
+    with pytest.raises(ValueError, match=r"nccl-tests output, line 4"):
+        calibrate.parse_nccl_tests(text, collective="all_reduce")
+    with pytest.raises(ValueError, match="unknown shipped log"):
+        calibrate.shipped_log([1.0])   # TypeError: unhashable type: 'list'
+
+
+# Direct networks -------------------------------------------------------------------------------------
+
+def test_torus_average_hops_is_a_closed_form():
+    started = time.process_time()
+    assert topology.torus((2 ** 40,)).average_hops == 2 ** 38   # a loop over 2**40 distances before
+    assert time.process_time() - started < 0.1
+    for dims in [(3,), (4,), (5, 6, 7), (16, 16, 16)]:
+        by_sum = sum(sum(min(d, k - d) for d in range(k)) / k for k in dims)
+        assert topology.torus(dims).average_hops == by_sum
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: topology.torus((2 ** 20, 2 ** 20, 2 ** 20)), ValueError, r"a torus must have at most 2\*\*53"),
+    (lambda: topology.dragonfly(2 ** 20, 2 ** 20, 2 ** 20), ValueError, r"it must have at most 2\*\*53"),
+    (lambda: topology.torus((4, 4), port_bytes_per_s=[1.0]), TypeError, "port_bytes_per_s must be a single real number"),
+    (lambda: topology.fat_tree(64, radix=8, port_bytes_per_s=1e300), ValueError, r"port_bytes_per_s = 1e\+300 B/s"),
+])
+def test_topology_builders_bound_their_counts(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize("build", [
+    # 16.8 million hosts: minutes of allocation before
+    lambda f: f.dragonfly_network(topology.dragonfly(64, 64, 64), link_capacity_bytes_per_s=1e9),
+    lambda f: f.torus_network(topology.torus((128, 128, 128)), link_capacity_bytes_per_s=1e9),
+])
+def test_direct_networks_have_a_documented_size_limit(build):
+    from interconnect_lab import fabric
+    started = time.process_time()
+    with pytest.raises(ValueError, match=r"directed links: the simulator's direct networks must have at most "
+                                         r"MAX_DIRECT_LINKS = 2097152"):
+        build(fabric)
+    assert time.process_time() - started < 0.1
