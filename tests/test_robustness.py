@@ -236,7 +236,9 @@ def test_incast_work_is_bounded(arguments, options, message):
     started = time.process_time()
     with pytest.raises(ValueError, match=message):
         incast_port(*arguments, **options)
-    assert time.process_time() - started < 1.0
+    # The packet bound refuses at once; the event budget after its 100,000 events, about 0.3 s
+    # (more on a loaded machine): either way seconds, not the minutes of before.
+    assert time.process_time() - started < 3.0
 
 
 def test_incast_event_budget_can_be_raised_on_purpose():
