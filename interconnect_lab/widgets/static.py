@@ -52,7 +52,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 __all__ = ["ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
-           "control_grid", "export", "figure_scene", "encode_data", "decode_data", "static_html", "snapshot_html", "kernel_note_html"]
+           "control_grid", "export", "figure_scene", "encode_data", "decode_data", "static_html",
+           "snapshot_html", "kernel_note_html"]
 
 #: Environment variable that turns build mode on ("1"): set by the book's Sphinx extension.
 ENV = "INTERCONNECT_LAB_STATIC_PANELS"

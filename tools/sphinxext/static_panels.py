@@ -6,8 +6,8 @@ notebook then evaluates its model over a grid of control values and displays
 an HTML panel holding the results (``interconnect_lab/widgets/static.py``),
 instead of its ipywidgets. On every page that has such a panel, this
 extension adds the renderer (``static/static-panels.js`` and ``.css``, copied
-to ``_static/``; a page with only panel stills gets the stylesheet) and Chart.js (``offline/chartjs/``, vendored by
-``tools/vendor_js.py``). Chart.js is loaded before require.js (priority 200
+to ``_static/``; a page with only panel stills gets the stylesheet) and
+Chart.js (``offline/chartjs/``, vendored by ``tools/vendor_js.py``). Chart.js is loaded before require.js (priority 200
 against the widgets' 500): its UMD bundle registers as an anonymous AMD
 module when require.js is already on the page, which require.js rejects.
 

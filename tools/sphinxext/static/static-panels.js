@@ -158,13 +158,10 @@
   }
 
   // --- A panel ----------------------------------------------------------------------------
-  // The panel's data as the build stored it: JSON, gzip-compressed and base64-encoded
-  // (data-encoding="gzip+base64"), or plain JSON.
+  // The panel's data as the build stored it (data-encoding="gzip+base64"): JSON,
+  // gzip-compressed and base64-encoded.
   function readData(root) {
     var element = root.querySelector("script.il-sp-data");
-    if (element.dataset.encoding !== "gzip+base64") {
-      return Promise.resolve(JSON.parse(element.textContent));
-    }
     var text = atob(element.textContent.trim()), bytes = new Uint8Array(text.length);
     for (var i = 0; i < text.length; i++) { bytes[i] = text.charCodeAt(i); }
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
