@@ -279,6 +279,16 @@ NCCL_TESTS_ISSUE_212 = Source(
           "(algbw ~275 GB/s) on 8 GPUs, above 256 MB"),
 )
 
+NCCL_ISSUE_1428 = Source(
+    title="NVIDIA/nccl issue #1428: Why the kernel duration time was affected by NCCL kernel?",
+    year=2024,
+    url="https://github.com/NVIDIA/nccl/issues/1428",
+    note=("GEMM, attention and element-wise kernels measured slower on A100s while an all-gather runs "
+          "beside them; S. Jeaugey (NVIDIA): they compete for memory bandwidth, and NCCL's link "
+          "bandwidth 'needs to be multiplied by at least 2x for memory bandwidth, as we need to store to "
+          "memory, then read back from it. If you add reading from or writing to user data, it can be 3x'"),
+)
+
 NCCL_ISSUE_1442 = Source(
     title="NVIDIA/nccl issue #1442: NVLink SHARP Performance on AWS P5",
     year=2024,

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from interconnect_lab import catalog
 from interconnect_lab import training as tr
 from interconnect_lab import units as u
 from interconnect_lab.published import (
@@ -376,3 +377,32 @@ def test_uneven_pipeline_is_opt_in_and_paced_by_the_fullest_stage():
     assert step.memory.weights_bytes == pytest.approx(reference.memory.weights_bytes, rel=1e-12)
     # ... while the model FLOPs are those of the 126 layers the model has.
     assert step.model_flops < reference.model_flops
+
+
+# Hidden collectives still take HBM bandwidth (NVIDIA/nccl issue 1428) -----------------------
+
+def _fsdp_step(hbm_bytes_per_received_byte, monkeypatch, stack="PyTorch FSDP"):
+    from interconnect_lab import collectives
+    monkeypatch.setattr(collectives, "HBM_BYTES_PER_RECEIVED_BYTE", hbm_bytes_per_received_byte)
+    config = tr.parallel_config(64, global_batch_size=128, microbatch_size=2, recompute="none", zero_stage=3)
+    return tr.training_step("Llama 3 8B", "MegaScale", config, stack)
+
+
+def test_hidden_collectives_cost_compute_in_proportion_to_their_hbm_traffic(monkeypatch):
+    # The cost is HBM_BYTES_PER_RECEIVED_BYTE x bytes received / HBM rate: linear in the factor,
+    # zero without it, and nothing else in the step moves.
+    free, twice, four = (_fsdp_step(k, monkeypatch) for k in (0.0, 2.0, 4.0))
+    assert twice.compute_s > free.compute_s
+    assert four.compute_s - free.compute_s == pytest.approx(2 * (twice.compute_s - free.compute_s), rel=1e-9)
+    assert twice.data_parallel_s == free.data_parallel_s
+    assert twice.data_parallel_hidden_s == free.data_parallel_hidden_s
+    # Bounded by the whole traffic: every GPU receives at most 3 M per microbatch (ZeRO-3) [B].
+    a100 = catalog.gpu("A100 SXM")
+    weights = 2 * tr.parameter_count(tr.transformer_model("Llama 3 8B"))
+    bound = 2.0 * 3 * weights / (tr.DEFAULT_EFFICIENCIES.memory_bandwidth * a100.hbm_bandwidth_bytes_per_s)
+    assert twice.compute_s - free.compute_s < bound
+
+
+def test_a_stack_that_hides_nothing_pays_no_contention(monkeypatch):
+    free, twice = (_fsdp_step(k, monkeypatch, "Megatron-LM SC21") for k in (0.0, 2.0))
+    assert twice.step_s == free.step_s

@@ -133,7 +133,9 @@ def test_zero_plus_plus_gains_most_where_the_network_is_slow():
     plain = tr.network_scan("GPT-3 175B", "MegaScale", config, "DeepSpeed ZeRO-3")
     plus = tr.network_scan("GPT-3 175B", "MegaScale", config, "DeepSpeed ZeRO++")
     gain = plain.step_s / plus.step_s
-    assert gain[0] > 2 and gain[-1] == pytest.approx(1, abs=0.02)
+    # On the fastest network the collectives hide; what is left of ZeRO++'s gain is the HBM
+    # traffic of the fewer bytes it receives (collectives.HBM_BYTES_PER_RECEIVED_BYTE).
+    assert gain[0] > 2 and 1 <= gain[-1] < 1.05
     assert np.all(np.diff(gain) <= 1e-9)
     with_hpz_only = dataclasses.replace(tr.software("DeepSpeed ZeRO-3"), hierarchical_partition=True)
     assert tr.network_scan("GPT-3 175B", "MegaScale", config, with_hpz_only).step_s[0] < plain.step_s[0]

@@ -79,6 +79,14 @@ NVLINK_EFFICIENCY = defaults.NVLINK_EFFICIENCY
 #: 24 GB/s as the peak of a 200 Gb/s (25 GB/s) NIC and 12 GB/s for 100 Gb/s.
 NETWORK_EFFICIENCY = defaults.NETWORK_EFFICIENCY
 
+#: HBM traffic of a collective per byte it receives over a link [-]: at least twice
+#: (NCCL stores what arrives, then reads it back), so a collective hidden behind
+#: compute still takes memory bandwidth from it.
+HBM_BYTES_PER_RECEIVED_BYTE = defaults.HBM_BYTES_PER_RECEIVED_BYTE
+
+#: Where :data:`HBM_BYTES_PER_RECEIVED_BYTE` comes from.
+HBM_TRAFFIC_SOURCE = defaults.HBM_TRAFFIC_SOURCE
+
 #: Where the two efficiencies come from.
 EFFICIENCY_SOURCES = defaults.EFFICIENCY_SOURCES
 
@@ -110,7 +118,8 @@ __all__ = [
     # names
     "COLLECTIVES", "ALGORITHMS", "Algorithm", "algorithms_for",
     # defaults
-    "NVLINK_EFFICIENCY", "NETWORK_EFFICIENCY", "EFFICIENCY_SOURCES",
+    "NVLINK_EFFICIENCY", "NETWORK_EFFICIENCY", "EFFICIENCY_SOURCES", "HBM_BYTES_PER_RECEIVED_BYTE",
+    "HBM_TRAFFIC_SOURCE",
     "ProtocolLatency", "NCCL_LATENCIES", "BASE_LATENCY_S",
     "NVLINK_STEP_LATENCY_S", "NETWORK_STEP_LATENCY_S", "link_parameters",
     "NVLS_EFFICIENCY", "NVLS_LATENCY_S", "nvls_efficiency",

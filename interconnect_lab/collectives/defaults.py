@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 from .. import units as u
 from ..sources import (
-    NCCL_ISSUE_1442, NCCL_NVLS_TUNING, NCCL_TESTS_ISSUE_119, NCCL_TESTS_ISSUE_149, NCCL_TESTS_ISSUE_212,
+    NCCL_ISSUE_1428, NCCL_ISSUE_1442, NCCL_NVLS_TUNING, NCCL_TESTS_ISSUE_119, NCCL_TESTS_ISSUE_149, NCCL_TESTS_ISSUE_212,
     NCCL_TUNING, Source,
 )
 
@@ -30,6 +30,15 @@ NVLINK_EFFICIENCY = 0.80
 #: Share of a network port's data rate that NCCL reaches [-]: its maintainers take
 #: 24 GB/s as the peak of a 200 Gb/s (25 GB/s) NIC and 12 GB/s for 100 Gb/s.
 NETWORK_EFFICIENCY = 0.96
+
+#: HBM traffic of a collective per byte it receives over a link [-]: NCCL stores what
+#: arrives in memory and reads it back, so a collective running beside compute takes at
+#: least twice its link bandwidth from HBM (three times when it also reads or writes the
+#: user's buffers); the maintainers' lower figure.
+HBM_BYTES_PER_RECEIVED_BYTE = 2.0
+
+#: Where :data:`HBM_BYTES_PER_RECEIVED_BYTE` comes from.
+HBM_TRAFFIC_SOURCE = NCCL_ISSUE_1428
 
 #: Where the two efficiencies come from.
 EFFICIENCY_SOURCES = MappingProxyType({

@@ -403,6 +403,7 @@ class _LayerTerms:
     tensor_parallel_s: float            # all of them, one after the other [s]
     tensor_parallel_exposed_s: float    # what the GPU waits for after overlap [s]
     context_parallel_exposed_s: float   # exposed context-parallel all-gathers [s]
+    hidden_received_bytes: float        # what the hidden share of those collectives receives per GPU [B]
 
 
 def _precision_speedup(software, gpu):
@@ -500,11 +501,24 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)          # ring attention hides it under attention
     else:
         cp_exposed = cp_comm                                            # all-gathered before attention
+    # Bytes each GPU receives: a ring all-reduce 2 S (t-1)/t, an all-gather S (c-1)/c; the
+    # hidden share of them still passes through HBM beside the compute (see _evaluate).
+    tp_received = tp_ops * 2 * activation_size * (t - 1) / t
+    cp_received = passes * kv_size * (c - 1) / c
+    hidden_received = (tp_received * _hidden_share(tp_comm, tp_exposed)
+                       + cp_received * _hidden_share(cp_comm, cp_exposed))
     return _LayerTerms(tokens=tokens, projections=projections, logit_flops=logit_flops, compute_s=layer_s,
                        forward_s=forward_s, backward_s=backward_s, recompute_s=recompute_s,
                        gemm_s=layer_gemm_s, passes=passes, tensor_parallel_all_reduces=tp_ops,
                        tensor_parallel_message_bytes=activation_size, tensor_parallel_s=tp_comm,
-                       tensor_parallel_exposed_s=tp_exposed, context_parallel_exposed_s=cp_exposed)
+                       tensor_parallel_exposed_s=tp_exposed, context_parallel_exposed_s=cp_exposed,
+                       hidden_received_bytes=hidden_received)
+
+
+def _hidden_share(comm_s, exposed_s):
+    """Share of a collective's time hidden behind compute, 0 where there is no collective [-]."""
+    comm_s, exposed_s = np.broadcast_arrays(np.asarray(comm_s, float), np.asarray(exposed_s, float))
+    return np.divide(comm_s - exposed_s, comm_s, out=np.zeros(comm_s.shape), where=comm_s > 0)
 
 
 def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
@@ -533,7 +547,11 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     # --- the slowest stage: layers of one stage plus the logits ------------------------
     layers_per_stage = _layers_per_stage(model, p, v, uneven_pipeline)
     logit_s = 3 * (tokens * logit_flops / t / gemm_rate + 8 * tokens * V / t / hbm_rate)
-    stage_compute_s = layers_per_stage * layer_s + logit_s
+    # A collective hidden behind compute still moves what it receives through HBM, at least
+    # twice (collectives.HBM_BYTES_PER_RECEIVED_BYTE): memory time the compute beside it loses.
+    hbm_per_received = collectives.HBM_BYTES_PER_RECEIVED_BYTE / hbm_rate
+    layer_contention_s = layer.hidden_received_bytes * hbm_per_received
+    stage_compute_s = layers_per_stage * (layer_s + layer_contention_s) + logit_s
     stage_comm_s = layers_per_stage * layer_comm_exposed
     compute = m * stage_compute_s
     tensor_parallel = m * stage_comm_s
@@ -583,11 +601,13 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     if zero_stage == 0:
         dp_comm = layers_l * _collective_s("all_reduce", gradient_layer, di, ranks_per_node, cluster_, slow)
         exposed_dp = exposed(dp_comm / layers_l, backward_window)
+        dp_received = layers_l * 2 * gradient_layer * (d - 1) / d
     elif zero_stage in (1, 2):
         reduce = _collective_s("reduce_scatter", gradient_layer, di, ranks_per_node, cluster_, slow)
         gather = _collective_s("all_gather", weight_layer, di, ranks_per_node, cluster_, slow)
         dp_comm = layers_l * (reduce + gather)
         exposed_dp = exposed(reduce, backward_window) + exposed(gather, forward_window)
+        dp_received = layers_l * (gradient_layer + weight_layer) * (d - 1) / d
     else:
         # ZeRO-3 / FSDP: every microbatch gathers each layer's weights before its
         # forward and its backward pass (recomputation reuses the backward gather)
@@ -603,10 +623,15 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
         across = _collective_s("all_reduce", gradient_layer / shard, replicas,
                                np.maximum(ranks_per_node // shard, 1), cluster_, slow)
         dp_comm = layers_l * (m * (forward_gather + backward_gather + reduce) + across)
+        dp_received = layers_l * (
+            m * (weight_layer * (0.5 if software.quantized_weights else 1.0) + weight_layer + gradient_wire)
+            * (shard - 1) / shard
+            + 2 * gradient_layer / shard * (replicas - 1) / replicas)
         exposed_dp = (m * (exposed(forward_gather, forward_window)
                            + exposed(backward_gather + reduce, backward_window))
                       + exposed(across, backward_window))
     hidden_dp = dp_comm - exposed_dp
+    compute = compute + dp_received * _hidden_share(dp_comm, exposed_dp) * hbm_per_received
 
     # --- optimizer -------------------------------------------------------------------------
     updated = params / np.where(zero_stage >= 1, d, 1)
