@@ -45,8 +45,12 @@ sets the pace:
 
 with :math:`m` microbatches, :math:`p` stages, :math:`v` model chunks per stage
 (SC21 §2.2: bubble :math:`(p-1)/(vm)` of the ideal time) and only the *exposed*
-part of each communication counted. Communication times come from
-:mod:`interconnect_lab.collectives` over the link each group actually uses.
+part of each communication counted. The hidden part is not free either: what a
+hidden collective receives passes through HBM at least twice
+(:data:`interconnect_lab.collectives.HBM_BYTES_PER_RECEIVED_BYTE`, NCCL's
+maintainers), and that memory time is added to the compute it overlaps.
+Communication times come from :mod:`interconnect_lab.collectives` over the
+link each group actually uses.
 All defaults are in :data:`DEFAULT_EFFICIENCIES` and :data:`SOFTWARE`; none is
 fitted to one case.
 

@@ -247,7 +247,10 @@ class TrainingStep:
     Attributes
     ----------
     compute_s : float or numpy.ndarray
-        Computing all m microbatches on the slowest stage, recomputation included [s].
+        Computing all m microbatches on the slowest stage, recomputation included,
+        plus the HBM time of the collectives hidden behind it: what they receive
+        passes through HBM :data:`~interconnect_lab.collectives.HBM_BYTES_PER_RECEIVED_BYTE`
+        times, memory bandwidth the compute beside them loses [s].
     tensor_parallel_s : float or numpy.ndarray
         Exposed tensor- and context-parallel collectives [s].
     pipeline_s : float or numpy.ndarray
