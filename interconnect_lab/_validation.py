@@ -34,16 +34,23 @@ __all__ = ["check_number", "check_integer", "check_choice", "check_flag", "check
 MAX_COUNT = 2 ** 53
 
 
+def _bound(value):
+    """A bound as a reader types it: a whole-number bound exactly (1048576, not 1.04858e+06)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return f"{int(value)}"
+    return f"{value:g}"
+
+
 def _describe_range(minimum, maximum, min_inclusive, max_inclusive, unit):
     suffix = f" {unit}" if unit else ""
     if minimum is not None and maximum is not None:
         left = "[" if min_inclusive else "("
         right = "]" if max_inclusive else ")"
-        return f"in {left}{minimum:g}, {maximum:g}{right}{suffix}"
+        return f"in {left}{_bound(minimum)}, {_bound(maximum)}{right}{suffix}"
     if minimum is not None:
-        return f"{'>=' if min_inclusive else '>'} {minimum:g}{suffix}"
+        return f"{'>=' if min_inclusive else '>'} {_bound(minimum)}{suffix}"
     if maximum is not None:
-        return f"{'<=' if max_inclusive else '<'} {maximum:g}{suffix}"
+        return f"{'<=' if max_inclusive else '<'} {_bound(maximum)}{suffix}"
     return "finite"
 
 
