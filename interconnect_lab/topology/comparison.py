@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 
 from .. import catalog
 from .._validation import check_integer, check_number
 from ..pricebook import H100_NDR_PRICES, PriceBook, transceiver
 from .dragonflies import dragonfly
-from .fat_trees import fat_tree
+from .fat_trees import MAX_RADIX, fat_tree
 from .spineless import direct_connect, rail_only
 from .summary import TopologySummary, fat_tree_summary
 from .tori import torus
@@ -56,7 +57,9 @@ def network_cost_per_host(summary, prices=H100_NDR_PRICES, *, estimate="central"
     ----------
     summary : TopologySummary
     prices : PriceBook
-        Switch, transceiver and cable prices; the switch item must be a catalog switch.
+        Switch, transceiver and cable prices; the switch item must be a catalog switch or
+        one of its breakouts (``"Tomahawk 5 (128 x 400G)"``, see
+        :func:`~interconnect_lab.catalog.breakout`).
     estimate : str
         Which end of the price ranges: a key of :data:`~interconnect_lab.pricebook.ESTIMATES`.
 
@@ -79,12 +82,26 @@ def network_cost_per_host(summary, prices=H100_NDR_PRICES, *, estimate="central"
     if not isinstance(prices, PriceBook):
         raise TypeError(f"prices must be a PriceBook, got {prices!r}")
     book = prices.at(estimate)
-    reference_ports = catalog.switch(book.switch.item).ports
+    reference_ports = _switch_ports(book.switch.item)
     module = transceiver(book.switch_transceiver.item)
     switches_usd = summary.switches * book.switch.usd * summary.radix / reference_ports
     optics_usd = math.ceil(summary.optical_port_ends / module.ports) * book.switch_transceiver.usd
     cables_usd = summary.links * book.cable.usd
     return (switches_usd + optics_usd + cables_usd) / summary.hosts
+
+
+def _switch_ports(item):
+    """Ports of a price book's switch: a catalog switch, or a breakout of one by the name it gives."""
+    if item in catalog.SWITCHES:
+        return catalog.switch(item).ports
+    mode = re.fullmatch(r"(?P<base>.+) \((?P<ports>\d+) x [\d.]+G\)", item)
+    if mode and mode["base"] in catalog.SWITCHES:
+        base = catalog.switch(mode["base"])
+        ways, rest = divmod(int(mode["ports"]), base.ports)
+        if ways >= 1 and rest == 0 and catalog.breakout(base, ways).name == item:
+            return base.ports * ways
+    catalog.switch(item)  # an unknown name: the error lists the catalog's switches
+    raise ValueError(f"switch {item!r} is not a catalog switch or a breakout of one")
 
 
 @dataclass(frozen=True)
@@ -171,7 +188,7 @@ def topology_comparison(hosts, *, radix=64, rails=8, port_bytes_per_s=None, pric
     hosts : int
         Endpoints, >= 2.
     radix : int
-        Ports per switch, even, >= 4.
+        Ports per switch, even, in [4, 65,536].
     rails : int
         Network ports per server for the rail designs, >= 1.
     port_bytes_per_s : float, optional
@@ -181,7 +198,8 @@ def topology_comparison(hosts, *, radix=64, rails=8, port_bytes_per_s=None, pric
         Which end of the price ranges (see :data:`~interconnect_lab.pricebook.ESTIMATES`).
     families : sequence of str, optional
         Subset of ``"fat tree"``, ``"rail-optimized fat tree"``, ``"rail-only"``,
-        ``"dragonfly"``, ``"direct-connect"``, ``"torus"``; all by default.
+        ``"dragonfly"``, ``"direct-connect"``, ``"torus"`` (a list or tuple of at least one);
+        all by default.
 
     Returns
     -------
@@ -201,11 +219,14 @@ def topology_comparison(hosts, *, radix=64, rails=8, port_bytes_per_s=None, pric
     'dragonfly (p=16, a=32, h=17, g=8)'
     """
     hosts = check_integer("hosts", hosts, minimum=2)
-    radix = check_integer("radix", radix, minimum=4)
+    radix = check_integer("radix", radix, minimum=4, maximum=MAX_RADIX)
     rails = check_integer("rails", rails, minimum=1)
     if port_bytes_per_s is not None:
         port_bytes_per_s = check_number("port_bytes_per_s", port_bytes_per_s, unit="B/s", minimum=0,
                                         min_inclusive=False, maximum=1e18, scalar=True)
+    if not isinstance(prices, PriceBook):
+        raise TypeError(f"prices must be a PriceBook, got {prices!r}")
+    prices.at(estimate)  # an unknown estimate is refused before anything is built
     builders = {
         "fat tree": lambda: fat_tree_summary(fat_tree(hosts, radix=radix, port_bytes_per_s=port_bytes_per_s)),
         "rail-optimized fat tree": lambda: fat_tree_summary(
@@ -222,11 +243,13 @@ def topology_comparison(hosts, *, radix=64, rails=8, port_bytes_per_s=None, pric
         if hosts <= radix ** 2 // 2:
             chosen.remove("direct-connect")  # one pod (or a 2-tier tree) holds them: no blocks to join
     else:
-        if isinstance(families, str):
+        if not isinstance(families, (list, tuple)):
             raise TypeError(f"families must be a sequence of names, e.g. ('fat tree', 'dragonfly'); got {families!r}")
-        chosen = [f for f in families]
+        chosen = list(families)
+        if not chosen:
+            raise ValueError("families must name at least one family, or be None for all of them")
         for f in chosen:
-            if f not in builders:
+            if not isinstance(f, str) or f not in builders:
                 listed = ", ".join(repr(b) for b in builders)
                 raise ValueError(f"unknown family {f!r}; valid families are: {listed}")
     summaries = tuple(builders[f]() for f in chosen)

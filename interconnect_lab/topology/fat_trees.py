@@ -15,7 +15,12 @@ from types import MappingProxyType
 from .. import catalog
 from .._validation import check_choice, check_integer, check_number
 
-__all__ = ["FatTree", "fat_tree", "max_hosts", "PATHS", "PathLatency", "path_latency"]
+__all__ = ["FatTree", "fat_tree", "max_hosts", "PATHS", "PathLatency", "path_latency", "MAX_RADIX"]
+
+#: Most ports a switch may have in a fat tree [-]: hundreds of times today's largest switch chips
+#: (144 ports in the catalog, 512 on a Tomahawk 6). Wiring a tree looks for divisors of the port
+#: counts, which takes time in proportion to the radix: a prime half-radix of 60 million took 3 s.
+MAX_RADIX = 2 ** 16
 
 
 # Fat trees ----------------------------------------------------------------------------------
@@ -241,7 +246,7 @@ def max_hosts(radix, tiers, *, oversubscription=1.0, rails=1):
     Parameters
     ----------
     radix : int
-        Ports per switch *k*, even, >= 2.
+        Ports per switch *k*, even, in [2, 65,536] (``MAX_RADIX``).
     tiers : {1, 2, 3}
         Switch tiers.
     oversubscription : float
@@ -272,7 +277,7 @@ def max_hosts(radix, tiers, *, oversubscription=1.0, rails=1):
     >>> max_hosts(64, 2, oversubscription=3)
     3072
     """
-    radix = check_integer("radix", radix, minimum=2)
+    radix = check_integer("radix", radix, minimum=2, maximum=MAX_RADIX)
     if radix % 2:
         raise ValueError(f"radix = {radix} is not valid: it must be an even whole number >= 2")
     tiers = check_integer("tiers", tiers, minimum=1, maximum=3)
@@ -438,7 +443,7 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
     hosts : int
         Endpoints to attach (GPU network ports, plus management ports), >= 1.
     radix : int, optional
-        Ports per switch *k*, even, >= 2. Give ``radix`` or ``switch``.
+        Ports per switch *k*, even, in [2, 65,536] (``MAX_RADIX``). Give ``radix`` or ``switch``.
     switch : str or catalog.Switch, optional
         A catalog switch: its port count, port rate and latency are used.
     tiers : {1, 2, 3} or None
@@ -497,7 +502,7 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
         switch_name, switch_latency = entry.name, entry.latency_s
         if port_bytes_per_s is None:
             port_bytes_per_s = entry.port_per_direction_bytes_per_s
-    radix = check_integer("radix", radix, minimum=2)
+    radix = check_integer("radix", radix, minimum=2, maximum=MAX_RADIX)
     if radix % 2:
         raise ValueError(
             f"radix = {radix} is not valid: it must be an even whole number >= 2, because "

@@ -130,7 +130,7 @@ def rail_only(nodes, rails, *, radix, oversubscription=1.0, port_bytes_per_s=Non
     rails : int
         Network ports per server (8 on a DGX), >= 1.
     radix : int
-        Ports per switch, even, >= 2.
+        Ports per switch, even, in [2, 65,536].
     oversubscription : float
         Leaf oversubscription inside each rail, >= 1.
     port_bytes_per_s : float, optional
@@ -257,7 +257,7 @@ def direct_connect(hosts, *, radix, circuit_switch_ports=None, port_bytes_per_s=
     hosts : int
         Hosts, more than one pod holds (:math:`k^2/4`), >= 1.
     radix : int
-        Ports per switch *k*, even.
+        Ports per switch *k*, even, in [2, 65,536].
     circuit_switch_ports : int, optional
         Ports of one optical circuit switch (136 for Google's Palomar), to count them.
     port_bytes_per_s : float, optional

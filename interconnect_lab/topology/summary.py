@@ -164,6 +164,8 @@ def fat_tree_summary(tree, *, name=None):
     """
     if not isinstance(tree, FatTree):
         raise TypeError(f"tree must be a topology.FatTree (from topology.fat_tree), got {type(tree).__name__}")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {name!r}")
     hops = 2 * (tree.tiers - 1)
     rails = tree.rails
     family = "rail-optimized fat tree" if rails > 1 else "fat tree"
