@@ -85,9 +85,10 @@ def test_max_min_properties(case):
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: max_min_rates([[0]], [-1.0]), ValueError, "capacity_bytes_per_s = -1 B/s"),
-    (lambda: max_min_rates([[0], []], [1.0]), ValueError, "flow 1 crosses no link"),
+    (lambda: max_min_rates([[0], []], [1.0]), ValueError, "incidence row 1 is empty: flow 1 crosses no link"),
     (lambda: max_min_rates([[0, 3]], [1.0, 1.0]), ValueError, "link 3 does not exist: there are 2 links"),
-    (lambda: max_min_rates(sp.csr_matrix(np.array([[1.0, -1.0]])), [1.0, 1.0]), ValueError, "weights must be > 0"),
+    (lambda: max_min_rates(sp.csr_matrix(np.array([[1.0, -1.0]])), [1.0, 1.0]), ValueError,
+     r"incidence weights must be >= 1e-30 \(the share of a flow.s bytes on a link\), got -1"),
     (lambda: max_min_rates(incidence_matrix([[0]]), [1.0, 2.0]), ValueError, "has 2 entries for 1 links"),
 ])
 def test_bad_input(call, error, message):

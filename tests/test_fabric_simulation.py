@@ -122,15 +122,18 @@ def test_hierarchical_all_reduce_rail_aligned_versus_random():
 # Cannot finish --------------------------------------------------------------------------
 
 def test_a_flow_with_zero_rate_is_reported_not_waited_for():
-    sim = FlowSimulation([[0], [1]], [1.0, 0.0], [1.0, 1.0])
-    with pytest.raises(RuntimeError, match="cannot finish: flow 1 .* has rate zero"):
-        sim.run()
+    with pytest.raises(ValueError, match=r"flow 1 crosses link 1, whose capacity_bytes_per_s is 0 \(a failed link\): "
+                                         "it would never finish"):
+        FlowSimulation([[0], [1]], [1.0, 0.0], [1.0, 1.0])
+    # A background flow may wait on a failed link: it never finishes anyway.
+    sim = FlowSimulation([[0], [1]], [1.0, 0.0], [1.0, np.inf], background=[False, True])
+    assert sim.run() == 1.0
 
 
 def test_a_path_through_a_failed_link_is_refused(leaf_spine):
     failed = leaf_spine.with_failed_links(leaf_spine.leaf_link(0, 0))
     traffic = Traffic(source=[0], destination=[2], size_bytes=1.0)
-    with pytest.raises(ValueError, match=r"flow 0's path crosses link 16 \(leaf 0 -> spine 0\), which has failed"):
+    with pytest.raises(ValueError, match=r"paths\[0\] crosses link 16 \(leaf 0 -> spine 0\), which has failed"):
         explicit_routes(failed, traffic, [leaf_spine.paths(0, 2)[0]])
     with pytest.raises(ValueError, match="does not lead from host 0 to host 2"):
         explicit_routes(leaf_spine, traffic, [leaf_spine.paths(0, 4)[0]])

@@ -50,7 +50,7 @@ import numpy as np
 from .._lazy import lazy_module
 from .._validation import check_choice
 from ..topology import Dragonfly, Torus
-from .network import check_capacity
+from .network import MAX_LINKS, check_capacity
 from .routing import Routes
 from .simulation import simulate_routes
 from .traffic import Traffic
@@ -68,8 +68,9 @@ DIRECT_ROUTINGS = {
 
 #: Most directed links a direct network may have [-]: HPE Slingshot's largest dragonfly (279,040
 #: hosts) has 1,395,200 and a 64 x 64 x 64 torus 2,097,152; building this many takes a few tenths
-#: of a second, and simulating traffic on them far longer.
-MAX_DIRECT_LINKS = 2 ** 21
+#: of a second, and simulating traffic on them far longer. The same bound as a fat tree's,
+#: :data:`~interconnect_lab.fabric.network.MAX_LINKS`.
+MAX_DIRECT_LINKS = MAX_LINKS
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 

@@ -46,18 +46,87 @@ D. Bertsekas, R. Gallager, *Data Networks*, 2nd ed., Prentice Hall, 1992,
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._lazy import lazy_module
-from .._validation import check_number
+from .._validation import MAX_COUNT, check_integer, check_number
+from .network import check_capacity
+from .traffic import _is_sequence, _per_flow
 
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = ["MaxMinRates", "max_min_rates", "incidence_matrix"]
 
 _TIE = 1e-12
+
+#: Largest capacity of one resource [B/s]: a resource may pool parallel links (spraying, adaptive
+#: routing), each at most CAPACITY_RANGE_BYTES_PER_S[1]; times of flows of at least 1e-30 B stay
+#: ordinary floats up to it. The flow simulator and max_min_rates share it.
+_MAX_RESOURCE_BYTES_PER_S = 1e30
+#: Shares of a flow's bytes on one resource [-] (1 for a flow on one path through it): a smaller share
+#: would let the flow's rate overflow, a larger one its rate underflow to 0 and its time to infinity.
+_WEIGHT_RANGE = (1e-30, 1e30)
+
+
+def _check_weights(name, weights):
+    """``weights`` (nonzero incidence entries) finite and in :data:`_WEIGHT_RANGE`, else a ValueError."""
+    if weights.size == 0:
+        return weights
+    low, high = _WEIGHT_RANGE
+    smallest, largest = float(np.min(weights)), float(np.max(weights))
+    if not (np.isfinite(smallest) and np.isfinite(largest)) or np.any(np.isnan(weights)):
+        raise ValueError(f"{name} must be finite (the share of a flow's bytes on a link), got "
+                         f"{weights[~np.isfinite(weights)][0]:g}")
+    if smallest < low:
+        raise ValueError(f"{name} must be >= {low:g} (the share of a flow's bytes on a link), got {smallest:g}")
+    if largest > high:
+        raise ValueError(f"{name} must be <= {high:g} (the share of a flow's bytes on a link), got {largest:g}")
+    return weights
+
+
+def _link_numbers(name, path):
+    """One flow's links as an int64 array, or an error naming ``name``."""
+    if not _is_sequence(path):
+        raise TypeError(f"{name} must be a sequence of link numbers (integers >= 0), got {path!r}")
+    try:
+        links = np.asarray(path)
+    except ValueError:  # a ragged list
+        links = None
+    if links is None or links.ndim != 1 or (links.size and links.dtype.kind not in "iu"):
+        raise TypeError(f"{name} must be a sequence of link numbers (integers >= 0), got {path!r}")
+    if links.size and (links.min() < 0 or links.max() >= MAX_COUNT):
+        bad = links[(links < 0) | (links >= MAX_COUNT)][0]
+        raise ValueError(f"{name} contains link {bad}: link numbers must be in [0, 2**53)")
+    return links.astype(np.int64)
+
+
+def _checked_incidence(incidence, links):
+    """``incidence`` as a checked flows x resources CSR matrix (a copy, explicit zeros dropped).
+
+    Link lists (a sequence of sequences) go through :func:`incidence_matrix` with ``links``
+    resources; a scipy.sparse matrix or an array of shares is checked as it is.
+    """
+    if isinstance(incidence, (list, tuple)) and (len(incidence) == 0 or not np.isscalar(incidence[0])):
+        return incidence_matrix(incidence, links)
+    if sp.issparse(incidence):
+        if incidence.ndim != 2 or incidence.dtype.kind not in "iuf":
+            raise TypeError(f"incidence must be a flows x links matrix of real shares, got {incidence!r}")
+        matrix = sp.csr_matrix(incidence, dtype=float, copy=True)
+    else:
+        if incidence is None or isinstance(incidence, (numbers.Number, np.number, str, bytes)):
+            raise TypeError("incidence must be a flows x links matrix (scipy.sparse or a 2-D array) or a list of "
+                            f"each flow's links, got {incidence!r}")
+        shares = check_number("incidence", incidence, minimum=0)
+        if np.ndim(shares) not in (1, 2):
+            raise ValueError(f"incidence must be a flows x links matrix, got {np.ndim(shares)} dimensions")
+        matrix = sp.csr_matrix(np.atleast_2d(shares))
+    matrix.eliminate_zeros()
+    matrix.sum_duplicates()
+    _check_weights("incidence weights", matrix.data)
+    return matrix
 
 
 def incidence_matrix(paths, resources=None, *, weights=None):
@@ -66,11 +135,11 @@ def incidence_matrix(paths, resources=None, *, weights=None):
     Parameters
     ----------
     paths : sequence of sequence of int
-        The links each flow crosses.
+        The links each flow crosses (link numbers, integers in [0, 2**53)).
     resources : int, optional
         Number of links; by default one more than the largest link number.
     weights : sequence of sequence of float, optional
-        Share of each flow's bytes on each of its links [-]; 1 by default.
+        Share of each flow's bytes on each of its links [-], in [1e-30, 1e30]; 1 by default.
 
     Returns
     -------
@@ -82,21 +151,29 @@ def incidence_matrix(paths, resources=None, *, weights=None):
     array([[1., 0.],
            [1., 1.]])
     """
-    lengths = np.array([len(p) for p in paths], dtype=np.int64)
-    links = np.concatenate([np.asarray(p, dtype=np.int64) for p in paths]) if len(paths) else np.zeros(0, np.int64)
-    if links.size and links.min() < 0:
-        raise ValueError(f"link numbers must be >= 0, got {int(links.min())}")
+    if not _is_sequence(paths):
+        raise TypeError(f"paths must be a sequence of paths, each a sequence of link numbers; got {paths!r}")
+    rows = [_link_numbers(f"paths[{flow}]", path) for flow, path in enumerate(paths)]
+    lengths = np.array([row.size for row in rows], dtype=np.int64)
+    links = np.concatenate(rows) if rows else np.zeros(0, np.int64)
     if resources is None:
         resources = int(links.max()) + 1 if links.size else 0
+    resources = check_integer("resources", resources, minimum=0)
     if links.size and links.max() >= resources:
         raise ValueError(f"link {int(links.max())} does not exist: there are {resources} links")
     if weights is None:
         data = np.ones(links.size)
     else:
-        data = np.concatenate([np.asarray(w, dtype=float) for w in weights]) if len(weights) else np.zeros(0)
-        if data.shape != links.shape:
-            raise ValueError("weights must have one entry per link of every path")
-        check_number("weights", data, minimum=0, min_inclusive=False)
+        if not _is_sequence(weights) or len(weights) != len(rows):
+            raise ValueError(f"weights must be a sequence of one sequence of shares per path ({len(rows)} paths), "
+                             f"got {weights!r}")
+        data = [check_number(f"weights[{flow}]", w, minimum=0) if _is_sequence(w) else None
+                for flow, w in enumerate(weights)]
+        for flow, (w, row) in enumerate(zip(data, rows)):
+            if w is None or np.shape(w) != row.shape:
+                raise ValueError(f"weights[{flow}] must have one share per link of paths[{flow}] ({row.size}), "
+                                 f"got {weights[flow]!r}")
+        data = _check_weights("weights", np.concatenate(data)) if data else np.zeros(0)
     indptr = np.concatenate(([0], np.cumsum(lengths)))
     matrix = sp.csr_matrix((data, links, indptr), shape=(len(paths), resources))
     matrix.sum_duplicates()
@@ -177,6 +254,9 @@ def _subtract(target, index, values, dense_threshold):
 
 _CANDIDATES = 512
 _BATCH = 128
+#: A link's remaining weight below this share of what it had before a round may have lost its digits
+#: to cancellation: it is summed again.
+_CANCELLED = 1e-9
 
 
 def _loads(incidence, flows, rates):
@@ -288,11 +368,22 @@ def _progressive_filling(incidence, spare, flows, floor=0.0):
         links = incidence.flow_links[entries]
         weights = incidence.flow_weights[entries]
         _subtract(spare, links, weights * np.repeat(flow_level, incidence.flow_ptr[newly + 1] - incidence.flow_ptr[newly]), dense)
+        before = weight[links]
         _subtract(weight, links, weights, dense)
         if links.size > dense:
             count -= np.bincount(links, minlength=resources)
         else:
             np.subtract.at(count, links, 1)
+        # Shares that differ by more than a float's precision on one link (1e30 beside 1e-30) cancel
+        # when the large ones leave: the link keeps flows but no weight. Sum those links' weights again.
+        lost = links[(count[links] > 0) & (weight[links] <= before * _CANCELLED)]
+        if lost.size:
+            lost = np.unique(lost)
+            entries = _ranges(incidence.link_ptr, lost)
+            owner = np.repeat(np.arange(lost.size), incidence.link_ptr[lost + 1] - incidence.link_ptr[lost])
+            live = ~frozen[incidence.link_flows[entries]]
+            weight[lost] = np.bincount(owner[live], weights=incidence.transposed.data[entries][live],
+                                       minlength=lost.size)
         rounds += 1
     return rate, bottleneck, rounds
 
@@ -303,12 +394,16 @@ def max_min_rates(incidence, capacity_bytes_per_s, *, active=None):
     Parameters
     ----------
     incidence : scipy.sparse matrix, array_like, or sequence of sequences of int
-        Flows x links: entry :math:`w_{f\\ell} > 0` is the share of flow
-        :math:`f`'s bytes that crosses link :math:`\\ell` [-]. A sequence of
-        link lists (one per flow) means weight 1 on each listed link.
+        Flows x links: entry :math:`w_{f\\ell}` is the share of flow
+        :math:`f`'s bytes that crosses link :math:`\\ell` [-], 0 or in
+        [1e-30, 1e30]. A sequence of link lists (one per flow) means weight 1
+        on each listed link.
     capacity_bytes_per_s : array_like
-        Capacity of each link [B/s], >= 0.
-    active : array_like of bool, optional
+        Capacity of each link [B/s]: 0 (a failed link) or in [1e-30, 1e30] (a
+        resource may pool many links, each in
+        :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`), the
+        same range as the flow simulator's.
+    active : bool or array_like of bool, optional
         Flows to allocate; the others get rate 0 and load nothing.
 
     Returns
@@ -329,25 +424,19 @@ def max_min_rates(incidence, capacity_bytes_per_s, *, active=None):
     >>> max_min_rates([[0], [0, 1], [1]], [12.0, 4.0]).rates_bytes_per_s
     array([10.,  2.,  2.])
     """
-    if isinstance(incidence, (list, tuple)) and (len(incidence) == 0 or not np.isscalar(incidence[0])):
-        capacity_guess = np.size(capacity_bytes_per_s)
-        incidence = incidence_matrix(incidence, capacity_guess)
-    matrix = sp.csr_matrix(incidence, dtype=float)
-    capacity = check_number("capacity_bytes_per_s", np.atleast_1d(np.asarray(capacity_bytes_per_s, dtype=float)),
-                            unit="B/s", minimum=0)
+    capacity = np.atleast_1d(np.asarray(check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True,
+                                                       maximum=_MAX_RESOURCE_BYTES_PER_S), dtype=float))
+    matrix = _checked_incidence(incidence, capacity.size)
     if capacity.shape != (matrix.shape[1],):
         raise ValueError(f"capacity_bytes_per_s has {capacity.size} entries for {matrix.shape[1]} links")
-    if matrix.nnz and matrix.data.min() <= 0:
-        raise ValueError("incidence weights must be > 0 (the share of a flow's bytes on a link)")
     if active is None:
         active = np.ones(matrix.shape[0], dtype=bool)
     else:
-        active = np.asarray(active, dtype=bool)
-        if active.shape != (matrix.shape[0],):
-            raise ValueError(f"active has {active.size} entries for {matrix.shape[0]} flows")
+        active = _per_flow("active", active, matrix.shape[0], flags=True)
     empty = np.flatnonzero(active & (np.diff(matrix.indptr) == 0))
     if empty.size:
-        raise ValueError(f"flow {empty[0]} crosses no link: its rate would be unbounded")
+        raise ValueError(f"incidence row {empty[0]} is empty: flow {empty[0]} crosses no link, so its rate would be "
+                         "unbounded")
     structure = _Incidence(matrix)
     flows = np.flatnonzero(active)
     allocated, allocated_bottleneck, rounds = _progressive_filling(structure, capacity, flows)

@@ -45,6 +45,7 @@ Network Architecture", SIGCOMM 2008. https://doi.org/10.1145/1402958.1402967
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,7 +53,7 @@ import numpy as np
 from .._validation import check_choice, check_integer, check_number
 from ..topology import FatTree
 
-__all__ = ["Network", "LINK_KINDS", "CAPACITY_RANGE_BYTES_PER_S"]
+__all__ = ["Network", "LINK_KINDS", "CAPACITY_RANGE_BYTES_PER_S", "MAX_LINKS"]
 
 #: The kinds of directed link, in the order of their blocks of link numbers.
 LINK_KINDS = ("nic up", "nic down", "leaf up", "leaf down", "spine up", "spine down")
@@ -62,6 +63,14 @@ LINK_KINDS = ("nic up", "nic down", "leaf up", "leaf down", "spine up", "spine d
 #: :data:`~interconnect_lab.fabric.traffic.FLOW_BYTES_RANGE` every time, rate and byte count the
 #: flow simulator forms stays an ordinary float: no time overflows to inf or rounds to 0.
 CAPACITY_RANGE_BYTES_PER_S = (1e-30, 1e18)
+
+#: Most directed links a network of the flow simulator may have [-], fat tree or direct network
+#: (:data:`~interconnect_lab.fabric.direct.MAX_DIRECT_LINKS` is this number): a three-tier fat tree
+#: of 65,536 hosts on 64-port switches has 393,216, HPE Slingshot's largest dragonfly (279,040
+#: hosts) 1,395,200 and a 64 x 64 x 64 torus 2,097,152. Building this many takes a few tenths of a
+#: second at most, and simulating traffic on them far longer; a larger network is refused before
+#: anything is allocated.
+MAX_LINKS = 2 ** 21
 
 
 def check_capacity(name, value, *, failed=False, scalar=False, maximum=None):
@@ -102,6 +111,13 @@ class Network:
         :meth:`with_link_capacity`, :meth:`with_failed_links` and
         :meth:`with_degraded_links` for what-if variants.
 
+    Raises
+    ------
+    ValueError
+        If a capacity is out of range or the tree would make more than
+        :data:`MAX_LINKS` directed links (about 350,000 hosts in a
+        non-blocking three-tier tree).
+
     Examples
     --------
     Eight hosts on four leaves and two spines (a radix-4 two-tier fat tree),
@@ -136,6 +152,10 @@ class Network:
                 raise ValueError(f"{name} is needed: the fat tree has no port rate; pass one in B/s "
                                  "(e.g. 400 * units.Gbit_per_s) or build the tree from a catalog switch")
             set_(name, check_capacity(name, value, scalar=True))
+        if self.link_count > MAX_LINKS:
+            raise ValueError(f"tree has {self.hosts} hosts and would make a network of {self.link_count} directed "
+                             f"links: the simulator's networks must have at most MAX_LINKS = {MAX_LINKS} "
+                             "(a fat tree of fewer hosts)")
         set_("leaf_of_host", self._place_hosts())
         if self.capacity_bytes_per_s is None:
             capacity = np.full(self.link_count, self.link_capacity_bytes_per_s)
@@ -150,10 +170,10 @@ class Network:
         set_("capacity_bytes_per_s", capacity)
 
     def _place_hosts(self):
-        """Leaf of every host, by the tree's wiring rules 1 and 2 (rails)."""
+        """Leaf of every host, by the tree's wiring rules 1 and 2 (rails); one switch holds every rail."""
         hosts = np.arange(self.hosts)
         rails, down = self.tree.rails, self.tree.leaf_down_ports
-        if rails == 1:
+        if rails == 1 or self.tiers == 1:
             return hosts // down
         node, rail = np.divmod(hosts, rails)
         return (node // down) * rails + rail
@@ -214,7 +234,7 @@ class Network:
     def _offsets(self):
         h, la = self.hosts, self.leaves * self.leaf_up_ports
         psc = self.pods * self.spines_per_pod * self.spine_up_ports
-        return np.concatenate(([0], np.cumsum((h, h, la, la, psc, psc)))).tolist()
+        return list(itertools.accumulate((h, h, la, la, psc, psc), initial=0))  # Python ints: never overflow
 
     @property
     def pod_of_host(self) -> np.ndarray:
@@ -505,14 +525,16 @@ def _check_index(name, value, count, noun=None):
     noun = noun or name
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a {noun} number (an integer in [0, {count - 1}]), got {value!r}")
-    array = np.asarray(value)
-    if array.dtype.kind == "f" and np.all(np.isfinite(array)) and np.all(array == np.round(array)):
-        array = array.astype(np.int64)
-    if array.dtype.kind not in "iu":
+    try:
+        array = np.asarray(value)
+    except ValueError:  # a ragged list
+        array = np.asarray(None)
+    whole = array.dtype.kind == "f" and np.all(np.isfinite(array)) and np.all(array == np.round(array))
+    if array.dtype.kind not in "iu" and not whole:
         raise TypeError(f"{name} must be a {noun} number (an integer in [0, {count - 1}]), got {value!r}")
     bad = (array < 0) | (array >= count)
     if np.any(bad):
-        offender = int(array[bad].flat[0])
+        offender = f"{array[bad].flat[0]:g}" if whole else int(array[bad].flat[0])
         raise ValueError(f"{name} = {offender} is not a {noun} of this network: valid {noun}s are "
                          f"0 to {count - 1}")
     array = array.astype(np.int64, copy=False)

@@ -43,7 +43,7 @@ import numpy as np
 from .._lazy import lazy_module
 from .._validation import check_choice
 from .network import Network
-from .traffic import Traffic
+from .traffic import Traffic, _is_sequence
 
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
@@ -421,7 +421,6 @@ def _spray_grouped(network, traffic, level):
 def _spray_explicit(network, traffic, level):
     """Spraying with failed links: split each flow over its surviving paths, link by link."""
     leaf = network.leaf_of_host
-    a_count, c_count = network.leaf_up_ports, max(network.spine_up_ports, 1)
     pair = leaf[traffic.source] * network.leaves + leaf[traffic.destination]
     unique_pairs, pair_index = np.unique(pair, return_inverse=True)
     pair_links, pair_weights, pair_paths = [], [], []
@@ -514,7 +513,13 @@ def route(network, traffic, routing="ecmp", *, seed=0):
     """
     check_choice("routing", routing, ROUTINGS)
     _check_traffic(network, traffic)
+    _seed_value(seed)  # checked even where the routing has no randomness (spraying)
     function, _ = ROUTINGS[routing]
+    if network.tiers == 1:
+        # One switch leaves no choice: every flow crosses its source's NIC link up and its destination's down.
+        none = np.zeros(traffic.flow_count, dtype=np.int64)
+        return _finish_single_path(network, traffic, routing,
+                                   network.path_links(traffic.source, traffic.destination, none, none))
     return function(network, traffic, seed)
 
 
@@ -548,16 +553,26 @@ def explicit_routes(network, traffic, paths):
     [[0, 16, 26, 10]]
     """
     _check_traffic(network, traffic)
+    if not _is_sequence(paths):
+        raise TypeError(f"paths must be a sequence of paths, one per flow, each a sequence of link numbers; "
+                        f"got {paths!r}")
     if len(paths) != traffic.flow_count:
         raise ValueError(f"paths has {len(paths)} entries for {traffic.flow_count} flows")
+    for flow, path in enumerate(paths):
+        if not _is_sequence(path):
+            raise TypeError(f"paths[{flow}] must be a sequence of link numbers, got {path!r}")
     rows = np.full((traffic.flow_count, max((len(p) for p in paths), default=0)), -1, dtype=np.int64)
     for flow, path in enumerate(paths):
-        links = np.atleast_1d(network.check_links(f"paths[{flow}]", np.asarray(path, dtype=np.int64)))
+        try:
+            path = np.asarray(path)
+        except ValueError:  # a ragged list
+            raise TypeError(f"paths[{flow}] must be a sequence of link numbers, got {path!r}") from None
+        links = np.atleast_1d(network.check_links(f"paths[{flow}]", path))
         if links.size == 0:
             raise ValueError(f"paths[{flow}] is empty: a flow needs at least one link")
         dead = links[network.capacity_bytes_per_s[links] == 0]
         if dead.size:
-            raise ValueError(f"flow {flow}'s path crosses link {int(dead[0])} ({network.link_name(dead[0])}), "
+            raise ValueError(f"paths[{flow}] crosses link {int(dead[0])} ({network.link_name(dead[0])}), "
                              "which has failed (capacity 0)")
         tail, head = network.link_ends(links)
         source, destination = int(traffic.source[flow]), int(traffic.destination[flow])

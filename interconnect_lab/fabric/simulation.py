@@ -18,8 +18,9 @@ and records it in :attr:`FlowSimulation.log`, so tests can check the exact
 sequence of events of a tiny scenario. :func:`simulate` builds one, runs it
 and returns a frozen :class:`FlowResult`.
 
-A flow whose rate is zero (it crosses a link with no capacity) could never
-finish; the simulation raises an error naming it instead of waiting forever.
+A foreground flow that crosses a link with no capacity would have rate zero
+and never finish; the simulation refuses it when it is built (a ValueError
+naming the flow and the link) instead of waiting forever.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._lazy import lazy_module
-from .._validation import check_number
-from .maxmin import _TIE, _Incidence, _loads, _progressive_filling, _ranges, incidence_matrix
-from .network import check_capacity
-from .routing import Routes, route
-from .traffic import FLOW_BYTES_RANGE, Collective
+from .._validation import check_choice, check_number
+from .maxmin import (
+    _MAX_RESOURCE_BYTES_PER_S, _TIE, _checked_incidence, _Incidence, _loads, _progressive_filling, _ranges,
+)
+from .network import Network, check_capacity
+from .routing import ROUTINGS, Routes, _seed_value, route
+from .traffic import FLOW_BYTES_RANGE, Collective, _per_flow
 
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
@@ -41,14 +44,6 @@ __all__ = [
     "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult",
     "simulate", "simulate_routes", "simulate_flows", "fair_rates", "collective_time", "compare_routings",
 ]
-
-
-#: Largest capacity of one resource [B/s]: a resource may pool parallel links (spraying, adaptive
-#: routing), each at most CAPACITY_RANGE_BYTES_PER_S[1]; times of flows of at least 1e-30 B stay
-#: ordinary floats up to it.
-_MAX_RESOURCE_BYTES_PER_S = 1e30
-#: Smallest share of a flow's bytes on a link [-]: a smaller one would let the flow's rate overflow.
-_MIN_WEIGHT = 1e-30
 
 
 def _first_of_each(items, seen):
@@ -129,25 +124,25 @@ class FlowSimulation:
 
     Parameters
     ----------
-    incidence : scipy.sparse matrix or sequence of sequences of int
+    incidence : scipy.sparse matrix, array_like, or sequence of sequences of int
         Flows x resources: share of each flow's rate on each resource [-],
-        at least 1e-30 where it is not 0 (a sequence of link lists means
-        weight 1 on each listed link).
+        0 or in [1e-30, 1e30] (a sequence of link lists means weight 1 on
+        each listed link).
     capacity_bytes_per_s : array_like
         Capacity of each resource [B/s]: 0 or in [1e-30, 1e30] (a resource
         may pool many links, each in
         :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`).
-    size_bytes : array_like
+    size_bytes : float or array_like
         Size of each flow [B], in :data:`~interconnect_lab.fabric.traffic.FLOW_BYTES_RANGE`;
         ``inf`` for background flows.
-    background : array_like of bool, optional
+    background : bool or array_like of bool, optional
         Flows that never finish and do not count towards completion.
     time_tolerance : float
         Flows finishing within this relative distance of the next completion
         (measured from now) finish at the same event [-]. Each keeps its own
         finishing time; only the recomputation of the others' rates waits for
         the last of the batch. The default only absorbs rounding; a larger
-        value (say 1e-3) batches nearly simultaneous completions.
+        value (say 1e-3) batches nearly simultaneous completions. In [0, 0.1].
 
     Attributes
     ----------
@@ -188,28 +183,28 @@ class FlowSimulation:
     """
 
     def __init__(self, incidence, capacity_bytes_per_s, size_bytes, *, background=None, time_tolerance=1e-9):
-        if isinstance(incidence, (list, tuple)):
-            incidence = incidence_matrix(incidence, np.size(capacity_bytes_per_s))
-        matrix = sp.csr_matrix(incidence, dtype=float)
-        flows, resources = matrix.shape
         capacity = np.atleast_1d(np.asarray(check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True,
                                                            maximum=_MAX_RESOURCE_BYTES_PER_S),
                                             dtype=float))
+        matrix = _checked_incidence(incidence, capacity.size)
+        flows, resources = matrix.shape
         if capacity.shape != (resources,):
             raise ValueError(f"capacity_bytes_per_s has {capacity.size} entries for {resources} links")
-        if matrix.nnz and not matrix.data.min() >= _MIN_WEIGHT:
-            raise ValueError(f"incidence weights must be >= {_MIN_WEIGHT:g} (the share of a flow's bytes on a "
-                             f"link), got {matrix.data.min():g}")
-        size = np.broadcast_to(np.asarray(size_bytes, dtype=float), (flows,)).copy()
-        if background is None:
-            background = np.zeros(flows, dtype=bool)
-        background = np.broadcast_to(np.asarray(background, dtype=bool), (flows,)).copy()
+        size = _per_flow("size_bytes", size_bytes, flows)
+        background = _per_flow("background", False if background is None else background, flows, flags=True)
         check_number("size_bytes", np.where(background & np.isinf(size), 1.0, size), unit="B",
                      minimum=FLOW_BYTES_RANGE[0], maximum=FLOW_BYTES_RANGE[1])
         empty = np.flatnonzero(np.diff(matrix.indptr) == 0)
         if empty.size:
-            raise ValueError(f"flow {empty[0]} crosses no link: its rate would be unbounded")
-        self.time_tolerance = check_number("time_tolerance", time_tolerance, minimum=0, maximum=0.1)
+            raise ValueError(f"incidence row {empty[0]} is empty: flow {empty[0]} crosses no link, so its rate would be "
+                             "unbounded")
+        dead = matrix[~background][:, capacity == 0].tocoo() if np.any(capacity == 0) else sp.coo_matrix((0, 0))
+        if dead.nnz:
+            flow = int(np.flatnonzero(~background)[dead.row[0]])
+            link = int(np.flatnonzero(capacity == 0)[dead.col[0]])
+            raise ValueError(f"flow {flow} crosses link {link}, whose capacity_bytes_per_s is 0 (a failed link): it "
+                             "would never finish (only a background flow may)")
+        self.time_tolerance = check_number("time_tolerance", time_tolerance, minimum=0, maximum=0.1, scalar=True)
         self._incidence = _Incidence(matrix)
         self.capacity_bytes_per_s = capacity
         self.size_bytes = size
@@ -266,7 +261,7 @@ class FlowSimulation:
         new, _, rounds = _progressive_filling(incidence, spare, flows, floor)
         self.rounds += rounds
         self.refilled_flows += flows.size
-        stuck = flows[new <= 0]
+        stuck = flows[(new <= 0) & ~self.background[flows]]  # a background flow may wait on a failed link
         if stuck.size:
             raise RuntimeError(
                 f"the simulation cannot finish: flow {stuck[0]} (and {stuck.size - 1} others) has rate zero, "
@@ -278,8 +273,10 @@ class FlowSimulation:
         self._load += _loads(incidence, flows, new - old)
         self.rates_bytes_per_s[flows] = new
         self._minus_rate[flows] = -new
-        self._finish[flows] = np.where(self.background[flows], np.inf,
-                                       self.now_s + self._mark_remaining[flows] / new)
+        foreground = ~self.background[flows]   # a background flow never finishes (it may wait at rate 0)
+        finish = np.full(flows.size, np.inf)
+        finish[foreground] = self.now_s + self._mark_remaining[flows[foreground]] / new[foreground]
+        self._finish[flows] = finish
         if self.initial_rates_bytes_per_s is None:
             self.initial_rates_bytes_per_s = self.rates_bytes_per_s.copy()
             self._by_finish.rebuild()
@@ -519,6 +516,8 @@ def simulate_routes(routes, *, time_tolerance=1e-9):
     ValueError
         If every flow is a background flow (or there is none): nothing would finish.
     """
+    if not isinstance(routes, Routes):
+        raise TypeError(f"routes must be a fabric Routes (from route or explicit_routes), got {type(routes).__name__}")
     traffic = routes.traffic
     if not np.any(~traffic.background):
         raise ValueError(f"traffic {traffic.name!r} has no foreground flow: a simulation runs until its "
@@ -651,8 +650,15 @@ class CollectiveResult:
     time_s: float
 
     @property
-    def algorithm_bandwidth_bytes_per_s(self) -> float:
-        """Message size over time, as nccl-tests defines algbw [B/s]."""
+    def algorithm_bandwidth_bytes_per_s(self) -> float | None:
+        """Message size over time, as nccl-tests defines algbw [B/s].
+
+        None when no flow crosses the network (every rank's neighbours share its
+        server): the network phases then take no time, and a bandwidth over
+        them means nothing.
+        """
+        if self.time_s == 0:
+            return None
         return self.collective.message_bytes / self.time_s
 
 
@@ -679,9 +685,33 @@ def collective_time(network, collective, routing="ecmp", *, seed=0, time_toleran
     Returns
     -------
     CollectiveResult
+        When every flow stays inside a server (``gpus_per_node`` covers all the
+        ranks), nothing crosses the network: ``time_s`` is 0, ``phase_results``
+        is empty and ``algorithm_bandwidth_bytes_per_s`` is None.
+
+    Examples
+    --------
+    A ring over 4 hosts of two servers at 100 B/s: 6 steps of 100 B per flow.
+    Over 4 GPUs of one server, the ring never leaves it:
+
+    >>> from interconnect_lab.fabric import Network, ring_all_reduce
+    >>> from interconnect_lab.topology import fat_tree
+    >>> net = Network(fat_tree(8, radix=4, tiers=2), nic_capacity_bytes_per_s=100.0)
+    >>> collective_time(net, ring_all_reduce(range(4), 400.0, gpus_per_node=2), "spray").time_s
+    6.0
+    >>> inside = collective_time(net, ring_all_reduce(range(4), 400.0, gpus_per_node=4))
+    >>> inside.time_s, inside.algorithm_bandwidth_bytes_per_s
+    (0.0, None)
     """
+    if not isinstance(network, Network):
+        raise TypeError(f"network must be a fabric Network, got {type(network).__name__}")
     if not isinstance(collective, Collective):
         raise TypeError(f"collective must be a fabric Collective, got {type(collective).__name__}")
+    # Checked here too: a collective that stays inside its servers runs no simulation that would check them.
+    check_choice("routing", routing, ROUTINGS)
+    _seed_value(seed)
+    check_number("time_tolerance", time_tolerance, minimum=0, maximum=0.1, scalar=True)
+    network.check_hosts("collective.ranks", collective.ranks)
     results = []
     total = 0.0
     for phase in collective.phases:
@@ -702,7 +732,7 @@ def compare_routings(network, traffic, routings=("ecmp", "spray", "adaptive"), *
     network : Network
     traffic : Traffic
     routings : sequence of str
-        Names in :data:`~interconnect_lab.fabric.routing.ROUTINGS`.
+        Names in :data:`~interconnect_lab.fabric.routing.ROUTINGS`, at least one.
     seed : int
         Seed of the routings' randomness (the same for each).
     time_tolerance : float
@@ -722,5 +752,11 @@ def compare_routings(network, traffic, routings=("ecmp", "spray", "adaptive"), *
     >>> {name: round(r.completion_time_s * 1e6) for name, r in results.items()}
     {'ecmp': 100, 'spray': 20, 'adaptive': 40}
     """
+    if isinstance(routings, (str, bytes)) or not isinstance(routings, (list, tuple, np.ndarray)):
+        raise TypeError(f"routings must be a sequence of routing names, e.g. ('ecmp', 'spray'); got {routings!r}")
+    if len(routings) == 0:
+        raise ValueError("routings must name at least one routing")
+    for routing in routings:
+        check_choice("routing", routing, ROUTINGS)
     return {routing: simulate(network, traffic, routing, seed=seed, time_tolerance=time_tolerance)
             for routing in routings}

@@ -20,14 +20,17 @@ https://doi.org/10.1016/j.jpdc.2008.09.002
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validation import check_choice, check_integer, check_number
+from .network import MAX_LINKS
 
 __all__ = [
-    "Traffic", "Phase", "Collective", "PLACEMENTS", "FLOW_BYTES_RANGE",
+    "Traffic", "Phase", "Collective", "PLACEMENTS", "FLOW_BYTES_RANGE", "MAX_HOSTS", "MAX_FLOWS",
     "permutation", "all_to_all", "incast", "background", "combine",
     "ring_all_reduce", "hierarchical_all_reduce", "rank_placement",
 ]
@@ -38,6 +41,15 @@ __all__ = [
 #: a flow's time and rate stay ordinary floats (a flow of 5e-324 B on a 50 GB/s link would finish
 #: at "0 s", at an infinite rate).
 FLOW_BYTES_RANGE = (1e-30, 1e30)
+
+#: Most hosts the builders take as a count [-]: every host of a simulator network has a link up and a
+#: link down, so no network has more than :data:`~interconnect_lab.fabric.network.MAX_LINKS` / 2 =
+#: 2**20 of them. A larger count is refused before anything is allocated.
+MAX_HOSTS = MAX_LINKS // 2
+
+#: Most flows :func:`all_to_all` builds [-]: n (n - 1) for n hosts, so at most 2,048 hosts (a full
+#: two-tier fat tree of 64-port switches). Building them takes about a fifth of a second.
+MAX_FLOWS = 2 ** 22
 
 
 def _check_size(name, value, *, scalar=True):
@@ -64,18 +76,53 @@ def _rng(seed):
     return np.random.default_rng(int(seed))
 
 
-def _hosts_array(hosts):
-    """An int count means hosts 0..n-1; a sequence is used as given."""
-    if isinstance(hosts, (int, np.integer)) and not isinstance(hosts, (bool, np.bool_)):
-        return np.arange(check_integer("hosts", hosts, minimum=2))
-    array = np.asarray(hosts)
-    if array.ndim != 1 or array.size < 2 or array.dtype.kind not in "iu":
-        raise ValueError(f"hosts must be a count >= 2 or a sequence of at least two host numbers, got {hosts!r}")
-    if np.unique(array).size != array.size:
-        raise ValueError("hosts must not repeat a host")
-    if np.any(array < 0):
-        raise ValueError(f"hosts must be host numbers >= 0, got {int(array.min())}")
+def _is_sequence(value):
+    """A list, tuple or one-dimensional array (not a string, not a number)."""
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)
+
+
+def _per_flow(name, value, flows, *, flags=False):
+    """``value`` (one value, or one per flow) as an array of ``flows`` floats, or of booleans with ``flags``."""
+    kinds, what = ("b", "True or False") if flags else ("iuf", "a number")
+    if not flags and isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        value = float(value) if abs(value) < 2 ** 1023 else math.copysign(math.inf, value)  # never an object array
+    try:
+        array = np.asarray(value)
+    except ValueError:  # a ragged list
+        array = None
+    if array is None or array.dtype.kind not in kinds:
+        raise TypeError(f"{name} must be {what}, or one per flow, got {value!r}")
+    if array.ndim > 1 or (array.ndim == 1 and array.size not in (1, flows)):
+        raise ValueError(f"{name} has shape {array.shape} for {flows} flows: give one value, or one per flow")
+    return np.broadcast_to(array.astype(bool if flags else float), (flows,)).copy()
+
+
+def _host_numbers(name, value):
+    """``value`` as a one-dimensional int64 array of host numbers (>= 0), or an error naming ``name``."""
+    try:
+        array = np.atleast_1d(np.asarray(value)) if not isinstance(value, (str, bytes)) else None
+    except (TypeError, ValueError):  # a ragged list
+        array = None
+    if array is None or array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise TypeError(f"{name} must be a one-dimensional sequence of host numbers (integers >= 0), got {value!r}")
+    if array.size and array.min() < 0:
+        raise ValueError(f"{name} = {int(array.min())} is not a host number: hosts are numbered from 0")
     return array.astype(np.int64)
+
+
+def _hosts_array(hosts, name="hosts"):
+    """An int count means hosts 0..n-1 (at most :data:`MAX_HOSTS`); a sequence is used as given."""
+    if isinstance(hosts, (int, np.integer)) and not isinstance(hosts, (bool, np.bool_)):
+        return np.arange(check_integer(name, hosts, minimum=2, maximum=MAX_HOSTS))
+    if isinstance(hosts, (numbers.Number, np.bool_)) or hosts is None:
+        raise TypeError(f"{name} must be a count (an int in [2, {MAX_HOSTS}]) or a sequence of host numbers, "
+                        f"got {hosts!r}")
+    array = _host_numbers(name, hosts)
+    if array.size < 2:
+        raise ValueError(f"{name} must be a count >= 2 or a sequence of at least two host numbers, got {hosts!r}")
+    if np.unique(array).size != array.size:
+        raise ValueError(f"{name} must not repeat a host")
+    return array
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,21 +154,18 @@ class Traffic:
     name: str = "traffic"
 
     def __post_init__(self):
-        source = np.atleast_1d(np.asarray(self.source))
-        destination = np.atleast_1d(np.asarray(self.destination))
-        for label, array in (("source", source), ("destination", destination)):
-            if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
-                raise TypeError(f"{label} must be a one-dimensional array of host numbers, got dtype {array.dtype}")
-            if array.size and array.min() < 0:
-                raise ValueError(f"{label} = {int(array.min())} is not a host number: hosts are numbered from 0")
+        source = _host_numbers("source", self.source)
+        destination = _host_numbers("destination", self.destination)
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a str, got {self.name!r}")
         if source.shape != destination.shape:
             raise ValueError(f"source has {source.size} flows but destination has {destination.size}")
         same = np.flatnonzero(source == destination)
         if same.size:
             raise ValueError(f"flow {same[0]} sends from host {source[same[0]]} to itself: "
                              "a flow needs two different hosts")
-        background = np.broadcast_to(np.asarray(self.background, dtype=bool), source.shape).copy()
-        size = np.broadcast_to(np.asarray(self.size_bytes, dtype=float), source.shape).copy()
+        background = _per_flow("background", self.background, source.size, flags=True)
+        size = _per_flow("size_bytes", self.size_bytes, source.size)
         finite = np.where(background & np.isinf(size), 1.0, size)
         _check_size("size_bytes", finite, scalar=False) if size.size else None
         for name, array in (("source", source.astype(np.int64)), ("destination", destination.astype(np.int64)),
@@ -148,9 +192,30 @@ class Traffic:
 
 
 def combine(*traffics, name=None):
-    """One :class:`Traffic` holding the flows of several, in order."""
+    """One :class:`Traffic` holding the flows of several, in order.
+
+    Parameters
+    ----------
+    *traffics : Traffic
+        At least one.
+    name : str, optional
+        What the pattern is; by default the names joined with ``" + "``.
+
+    Returns
+    -------
+    Traffic
+
+    Examples
+    --------
+    >>> combine(incast([1, 2], 0, 1e3), incast([0], 3, 1e3)).flow_count
+    3
+    """
     if not traffics:
         raise ValueError("combine needs at least one Traffic")
+    for position, traffic in enumerate(traffics, start=1):
+        if not isinstance(traffic, Traffic):
+            raise TypeError(f"every argument of combine must be a fabric Traffic: argument {position} is "
+                            f"{type(traffic).__name__} {traffic!r}")
     return Traffic(source=np.concatenate([t.source for t in traffics]),
                    destination=np.concatenate([t.destination for t in traffics]),
                    size_bytes=np.concatenate([t.size_bytes for t in traffics]),
@@ -167,7 +232,7 @@ def permutation(hosts, size_bytes, *, seed):
     Parameters
     ----------
     hosts : int or array_like of int
-        Number of hosts (0..n-1), or the hosts taking part.
+        Number of hosts (0..n-1, at most :data:`MAX_HOSTS`), or the hosts taking part.
     size_bytes : float
         Size of every flow [B], in :data:`FLOW_BYTES_RANGE`.
     seed : int or numpy.random.Generator
@@ -208,7 +273,8 @@ def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
     Parameters
     ----------
     hosts : int or array_like of int
-        Number of hosts (0..n-1), or the hosts taking part.
+        Number of hosts (0..n-1), or the hosts taking part; at most 2,048, for at most
+        :data:`MAX_FLOWS` flows.
     size_bytes : float
         Mean size of a flow [B]; every flow's size must lie in :data:`FLOW_BYTES_RANGE`.
     skew : float
@@ -227,12 +293,16 @@ def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
     hosts = _hosts_array(hosts)
     size_bytes = _check_size("size_bytes", size_bytes)
     skew = check_number("skew", skew, minimum=0, maximum=10, scalar=True)
+    rng = None if seed is None else _rng(seed)
     n = hosts.size
+    if n * (n - 1) > MAX_FLOWS:
+        raise ValueError(f"hosts = {n} is not valid for all_to_all: its n (n - 1) = {n * (n - 1)} flows must be "
+                         f"at most MAX_FLOWS = {MAX_FLOWS} (2,048 hosts)")
     source_index = np.repeat(np.arange(n), n - 1)
     offset = np.tile(np.arange(1, n), n)
     destination_index = (source_index + offset) % n
     if skew > 0:
-        rank = _rng(seed).permutation(n)
+        rank = (_rng(seed) if rng is None else rng).permutation(n)
         weight = (1.0 + rank) ** -skew
         # Normalize so the total equals n (n-1) S whatever the skew.
         per_flow = weight[destination_index]
@@ -250,15 +320,29 @@ def all_to_all(hosts, size_bytes, *, skew=0.0, seed=None):
 def incast(senders, receiver, size_bytes):
     """N-to-1 incast: every sender sends ``size_bytes`` to one receiver.
 
+    Parameters
+    ----------
+    senders : int or array_like of int
+        Sending hosts, at least one; a host may send more than one flow.
+    receiver : int
+        Receiving host, not among the senders.
+    size_bytes : float
+        Size of every flow [B], in :data:`FLOW_BYTES_RANGE`.
+
+    Returns
+    -------
+    Traffic
+
     Examples
     --------
     >>> incast([1, 2, 3], 0, 1e6).flow_count
     3
     """
-    senders = np.atleast_1d(np.asarray(senders))
-    if senders.dtype.kind not in "iu" or senders.size == 0:
-        raise ValueError(f"senders must be a non-empty sequence of host numbers, got {senders!r}")
+    senders = _host_numbers("senders", senders)
+    if senders.size == 0:
+        raise ValueError("senders must name at least one host")
     receiver = check_integer("receiver", receiver, minimum=0)
+    size_bytes = _check_size("size_bytes", size_bytes)
     return Traffic(source=senders, destination=np.full(senders.size, receiver),
                    size_bytes=size_bytes, name=f"{senders.size}-to-1 incast")
 
@@ -272,7 +356,7 @@ def background(hosts, fraction, *, seed):
     Parameters
     ----------
     hosts : int or array_like of int
-        Number of hosts (0..n-1), or the hosts to draw from.
+        Number of hosts (0..n-1, at most :data:`MAX_HOSTS`), or the hosts to draw from.
     fraction : float
         Share of the hosts that send (and receive) background traffic, in [0, 1] [-].
     seed : int or numpy.random.Generator
@@ -359,7 +443,8 @@ def rank_placement(hosts, *, gpus_per_node=1, placement="rail-aligned", seed=Non
     Parameters
     ----------
     hosts : int or array_like of int
-        Hosts of the job, a whole number of servers, in server order.
+        Hosts of the job, a whole number of servers, in server order; a count n means hosts
+        0..n-1 (at most :data:`MAX_HOSTS`).
     gpus_per_node : int
         Hosts per server [-].
     placement : str
@@ -375,11 +460,12 @@ def rank_placement(hosts, *, gpus_per_node=1, placement="rail-aligned", seed=Non
     hosts = _hosts_array(hosts)
     gpus_per_node = check_integer("gpus_per_node", gpus_per_node, minimum=1)
     check_choice("placement", placement, PLACEMENTS)
+    rng = None if seed is None else _rng(seed)
     if hosts.size % gpus_per_node:
         raise ValueError(f"{hosts.size} hosts are not a whole number of servers of {gpus_per_node}")
     grid = hosts.reshape(-1, gpus_per_node)
     if placement == "random":
-        rng = _rng(seed)
+        rng = _rng(seed) if rng is None else rng
         grid = grid[rng.permutation(grid.shape[0])]
         grid = np.take_along_axis(grid, rng.permuted(np.tile(np.arange(gpus_per_node), (grid.shape[0], 1)),
                                                      axis=1), axis=1)
@@ -395,8 +481,8 @@ def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
 
     Parameters
     ----------
-    ranks : array_like of int
-        Host of each rank, in ring order.
+    ranks : int or array_like of int
+        Host of each rank, in ring order; a count n means hosts 0..n-1 (at most :data:`MAX_HOSTS`).
     message_bytes : float
         Size of the buffer being all-reduced [B], in :data:`FLOW_BYTES_RANGE` even when split
         over the ranks.
@@ -413,7 +499,7 @@ def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
     >>> ring.phases[0].repeats, float(ring.phases[0].traffic.size_bytes[0])
     (6, 1000000.0)
     """
-    ranks = _hosts_array(ranks)
+    ranks = _hosts_array(ranks, "ranks")
     n = ranks.size
     message_bytes = _check_message(message_bytes, n, f"{n} ranks")
     gpus_per_node = check_integer("gpus_per_node", gpus_per_node, minimum=1)
@@ -437,9 +523,9 @@ def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
 
     Parameters
     ----------
-    ranks : array_like of int
+    ranks : int or array_like of int
         Host of each rank; ranks ``j g .. j g + g - 1`` form server ``j``
-        (see :func:`rank_placement`).
+        (see :func:`rank_placement`). A count n means hosts 0..n-1 (at most :data:`MAX_HOSTS`).
     message_bytes : float
         Size of the buffer being all-reduced [B], in :data:`FLOW_BYTES_RANGE` even when split
         over the ranks.
@@ -456,7 +542,7 @@ def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
     >>> c.phases[0].repeats, c.phases[0].traffic.flow_count, float(c.phases[0].traffic.size_bytes[0])
     (6, 8, 1000000.0)
     """
-    ranks = _hosts_array(ranks)
+    ranks = _hosts_array(ranks, "ranks")
     message_bytes = _check_message(message_bytes, ranks.size, f"{ranks.size} ranks")
     g = check_integer("gpus_per_node", gpus_per_node, minimum=1)
     if ranks.size % g or ranks.size // g < 2:
