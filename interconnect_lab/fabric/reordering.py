@@ -48,8 +48,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_choice, check_integer, check_number
+from .network import check_capacity
+from .traffic import FLOW_BYTES_RANGE
 
-__all__ = ["SPRAY_ORDERS", "SprayArrivals", "spray_arrivals"]
+__all__ = ["SPRAY_ORDERS", "SprayArrivals", "spray_arrivals", "MAX_SPRAYED_PACKETS"]
+
+#: Most packets :func:`spray_arrivals` follows [-]: a message of 4 GiB in 4 KiB packets. Every
+#: packet takes a few arrays' entries, so a larger count is refused before anything is allocated.
+MAX_SPRAYED_PACKETS = 2 ** 20
 
 #: How packets are assigned to paths, by name.
 SPRAY_ORDERS = {
@@ -121,19 +127,25 @@ class SprayArrivals:
         return self.in_order_times_s - self.arrival_times_s
 
     @property
+    def _arrival_position(self) -> np.ndarray:
+        """Where each packet comes in the arrival order [-]."""
+        position = np.empty(self.packets, dtype=np.int64)
+        position[self.arrival_order] = np.arange(self.packets)
+        return position
+
+    @property
     def reorder_buffer_packets(self) -> int:
-        """Most packets waiting in the reorder buffer at once [-]."""
-        order = self.arrival_order
-        arrived = np.zeros(self.packets, dtype=bool)
-        expected = waiting = most = 0
-        for seq in order:
-            arrived[seq] = True
-            waiting += 1
-            while expected < self.packets and arrived[expected]:
-                expected += 1
-                waiting -= 1
-            most = max(most, waiting)
-        return most
+        """Most packets waiting in the reorder buffer at once [-].
+
+        After the ``t``-th arrival (from 0), packet ``i`` has been delivered if
+        it and every earlier packet have arrived: if the latest arrival position
+        among packets ``0..i`` is at most ``t``. The rest of the ``t + 1``
+        arrived packets wait.
+        """
+        latest = np.maximum.accumulate(self._arrival_position)   # non-decreasing
+        arrivals = np.arange(self.packets)
+        delivered = np.searchsorted(latest, arrivals, side="right")
+        return int((arrivals + 1 - delivered).max())
 
     @property
     def reorder_buffer_bytes(self) -> float:
@@ -147,12 +159,13 @@ class SprayArrivals:
 
     @property
     def go_back_n_accepted(self) -> int:
-        """Packets a go-back-N receiver accepts on the first pass; it discards the rest [-]."""
-        expected = 0
-        for seq in self.arrival_order:
-            if seq == expected:
-                expected += 1
-        return expected
+        """Packets a go-back-N receiver accepts on the first pass; it discards the rest [-].
+
+        It accepts packets 0, 1, 2, ... as long as each arrives after the one
+        before it.
+        """
+        overtaken = np.flatnonzero(np.diff(self._arrival_position) < 0)
+        return int(overtaken[0]) + 1 if overtaken.size else self.packets
 
     @property
     def go_back_n_discarded_fraction(self) -> float:
@@ -168,11 +181,12 @@ def spray_arrivals(path_delays_s, packets, packet_bytes, link_bytes_per_s, *, or
     path_delays_s : array_like of float
         One-way delay of each path, queueing included [s], >= 0; one entry per path.
     packets : int
-        Packets in the message [-], >= 1.
+        Packets in the message [-], in [1, :data:`MAX_SPRAYED_PACKETS`].
     packet_bytes : float
-        Packet size [B], > 0.
+        Packet size [B], in :data:`~interconnect_lab.fabric.traffic.FLOW_BYTES_RANGE`.
     link_bytes_per_s : float
-        Rate of the sender's link, one direction [B/s], > 0.
+        Rate of the sender's link, one direction [B/s], in
+        :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`.
     order : str
         A name in :data:`SPRAY_ORDERS`.
     seed : int, optional
@@ -199,17 +213,20 @@ def spray_arrivals(path_delays_s, packets, packet_bytes, link_bytes_per_s, *, or
     delays = np.atleast_1d(check_number("path_delays_s", path_delays_s, unit="s", minimum=0))
     if delays.ndim != 1 or delays.size == 0:
         raise ValueError("path_delays_s must list the delay of at least one path [s]")
-    packets = check_integer("packets", packets, minimum=1)
-    packet_bytes = check_number("packet_bytes", packet_bytes, unit="B", minimum=0, min_inclusive=False)
-    rate = check_number("link_bytes_per_s", link_bytes_per_s, unit="B/s", minimum=0, min_inclusive=False)
+    packets = check_integer("packets", packets, minimum=1, maximum=MAX_SPRAYED_PACKETS)
+    low, high = FLOW_BYTES_RANGE
+    packet_bytes = check_number("packet_bytes", packet_bytes, unit="B", minimum=low, maximum=high, scalar=True)
+    rate = check_capacity("link_bytes_per_s", link_bytes_per_s, scalar=True)
     check_choice("spray order", order, SPRAY_ORDERS)
+    if seed is not None:
+        seed = check_integer("seed", seed, minimum=0)
     sequence = np.arange(packets)
     if order == "round-robin":
         paths = sequence % delays.size
     else:
         if seed is None:
             raise ValueError("order='random' needs a seed: an integer that makes the spraying reproducible")
-        paths = np.random.default_rng(check_integer("seed", seed, minimum=0)).integers(delays.size, size=packets)
+        paths = np.random.default_rng(seed).integers(delays.size, size=packets)
     packet_time = packet_bytes / rate
     send = sequence * packet_time
     arrival = send + packet_time + delays[paths]

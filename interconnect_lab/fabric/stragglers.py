@@ -58,8 +58,12 @@ stats = lazy_module("scipy.stats")  # imported on first use: import interconnect
 __all__ = [
     "JITTERS", "StepTimes", "step_times", "sample_step_times",
     "lagging_worker_cost", "RankTimings", "rank_timings", "SlowRanks", "detect_slow_ranks",
-    "DegradedLink", "degraded_link_effect",
+    "DegradedLink", "degraded_link_effect", "MAX_STEP_SAMPLES",
 ]
+
+#: Most worker times :func:`sample_step_times` (and :func:`rank_timings`) draws, ``steps *
+#: n_workers`` [-]: twice the book's largest (10,000 workers over 200 steps); a tenth of a second.
+MAX_STEP_SAMPLES = 2 ** 22
 
 
 def _exponential(sigma):
@@ -252,7 +256,7 @@ def sample_step_times(n_workers, steps, compute_s, *, jitter="exponential", jitt
     Parameters
     ----------
     n_workers, steps : int
-        Workers and steps [-].
+        Workers and steps [-], at most :data:`MAX_STEP_SAMPLES` times in all.
     compute_s, jitter, jitter_s, slow_fraction, slowdown
         As for :func:`step_times`. Slow workers are chosen once and stay slow.
     seed : int or numpy.random.Generator
@@ -271,17 +275,24 @@ def sample_step_times(n_workers, steps, compute_s, *, jitter="exponential", jitt
     """
     n_workers = check_integer("n_workers", n_workers, minimum=1)
     steps = check_integer("steps", steps, minimum=1)
+    if n_workers * steps > MAX_STEP_SAMPLES:
+        raise ValueError(f"n_workers = {n_workers} and steps = {steps} are not valid together: n_workers * steps "
+                         f"= {n_workers * steps} times must be at most MAX_STEP_SAMPLES = {MAX_STEP_SAMPLES}")
     compute_s, jitter_s, slow_fraction, slowdown = _worker(compute_s, jitter, jitter_s, slow_fraction, slowdown)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(_seed(seed))
     slow = rng.random(n_workers) < slow_fraction
     centre = compute_s * np.where(slow, 1 + slowdown, 1.0)
-    noise = JITTERS[jitter][0](jitter_s).rvs(size=(steps, n_workers), random_state=rng) if jitter_s > 0 else 0.0
+    if jitter_s == 0:
+        return np.tile(centre, (steps, 1))  # every step alike, one row per step all the same
+    noise = JITTERS[jitter][0](jitter_s).rvs(size=(steps, n_workers), random_state=rng)
     return centre[None, :] + noise
 
 
 def _seed(seed):
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer or a numpy.random.Generator, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed = {seed} is not valid: it must be >= 0")
     return int(seed)
 
 
@@ -363,13 +374,13 @@ def rank_timings(n_ranks, steps, compute_s, *, slow_ranks=(), slowdown=0.1, jitt
     Parameters
     ----------
     n_ranks, steps : int
-        Ranks and steps [-].
+        Ranks (>= 2) and steps [-], at most :data:`MAX_STEP_SAMPLES` times in all.
     compute_s : float
         Mean compute time of a healthy rank [s].
-    slow_ranks : sequence of int
+    slow_ranks : int or sequence of int
         Ranks that are slower by ``slowdown`` [-].
     slowdown : float
-        Their extra share of compute time [-].
+        Their extra share of compute time [-], in [0, 1e6] (as for :func:`step_times`).
     jitter, jitter_s
         As for :func:`step_times`.
     seed : int
@@ -380,11 +391,17 @@ def rank_timings(n_ranks, steps, compute_s, *, slow_ranks=(), slowdown=0.1, jitt
     RankTimings
     """
     n_ranks = check_integer("n_ranks", n_ranks, minimum=2)
-    slow = np.asarray(slow_ranks, dtype=np.int64).reshape(-1)
+    try:
+        slow = np.asarray(slow_ranks).reshape(-1) if not isinstance(slow_ranks, (str, bytes)) else None
+    except ValueError:  # a ragged list
+        slow = None
+    if slow is None or (slow.size and slow.dtype.kind not in "iu"):
+        raise TypeError(f"slow_ranks must be a rank or a sequence of ranks (integers), got {slow_ranks!r}")
     if slow.size and (slow.min() < 0 or slow.max() >= n_ranks):
-        bad = int(slow[(slow < 0) | (slow >= n_ranks)][0])
+        bad = slow[(slow < 0) | (slow >= n_ranks)][0]
         raise ValueError(f"slow_ranks contains {bad}, which is not a rank: valid ranks are 0 to {n_ranks - 1}")
-    slowdown = check_number("slowdown", slowdown, minimum=0)
+    slow = slow.astype(np.int64)
+    _, _, _, slowdown = _worker(compute_s, jitter, jitter_s, 0.0, slowdown)
     times = sample_step_times(n_ranks, steps, compute_s, jitter=jitter, jitter_s=jitter_s, seed=seed)
     times[:, slow] += compute_s * slowdown
     step = times.max(axis=1)
@@ -427,7 +444,7 @@ def detect_slow_ranks(compute_s, *, threshold=8.0):
     Parameters
     ----------
     compute_s : array_like
-        ``(steps, ranks)`` per-rank compute times [s] (for instance
+        ``(steps, ranks)`` per-rank compute times [s], in [0, 1e18] (for instance
         :attr:`RankTimings.compute_s`).
     threshold : float
         Score above which a rank is flagged [-], > 0. The medians of skewed
@@ -445,16 +462,20 @@ def detect_slow_ranks(compute_s, *, threshold=8.0):
     >>> detect_slow_ranks(timings.compute_s).flagged.tolist()
     [17]
     """
-    times = check_number("compute_s", np.asarray(compute_s, dtype=float), unit="s", minimum=0)
-    if times.ndim != 2 or times.shape[1] < 3:
-        raise ValueError(f"compute_s must be a (steps, ranks) array with at least 3 ranks, got shape {times.shape}")
-    threshold = check_number("threshold", threshold, minimum=0, min_inclusive=False)
+    times = check_number("compute_s", compute_s, unit="s", minimum=0, maximum=1e18)
+    if np.ndim(times) != 2 or times.shape[1] < 3:
+        raise ValueError(f"compute_s must be a (steps, ranks) array with at least 3 ranks, got shape "
+                         f"{np.shape(times)}")
+    threshold = check_number("threshold", threshold, minimum=0, min_inclusive=False, scalar=True)
     median = np.median(times, axis=0)
     centre = np.median(median)
-    spread = 1.4826 * np.median(np.abs(median - centre))
-    if spread == 0:
-        spread = max(np.finfo(float).eps * abs(centre), np.finfo(float).tiny)
-    score = (median - centre) / spread
+    # Where most ranks agree exactly the MAD is 0: a floor at float precision keeps every score finite
+    # (at most 1 / eps, about 4.5e15) and flags any rank that differs.
+    deviation = max(float(np.median(np.abs(median - centre))), np.finfo(float).eps * float(median.max()))
+    if deviation == 0:  # every rank's median is 0
+        score = np.zeros(median.size)
+    else:
+        score = (median - centre) / (1.4826 * deviation)
     flagged = np.flatnonzero(score > threshold)
     flagged = flagged[np.argsort(-score[flagged], kind="stable")]
     return SlowRanks(flagged=flagged, score=score, median_compute_s=median, threshold=threshold)
@@ -481,7 +502,9 @@ class DegradedLink:
 
     @property
     def slowdown(self) -> float:
-        """Degraded time over healthy time [-]."""
+        """Degraded time over healthy time [-]; 1 when no flow crosses the network (both times 0)."""
+        if self.healthy_s == 0:
+            return 1.0
         return self.degraded_s / self.healthy_s
 
 
@@ -499,7 +522,8 @@ def degraded_link_effect(network, collective, links, fraction, *, routing="ecmp"
     links : int or array_like of int
         Links to degrade (both directions of each cable).
     fraction : float
-        Their remaining share of capacity, in (0, 1] [-].
+        Their remaining share of capacity, in (0, 1] [-]; what it leaves of each
+        link must stay in :data:`~interconnect_lab.fabric.network.CAPACITY_RANGE_BYTES_PER_S`.
     routing : str
         A name in :data:`~interconnect_lab.fabric.routing.ROUTINGS`.
     seed : int
@@ -508,6 +532,8 @@ def degraded_link_effect(network, collective, links, fraction, *, routing="ecmp"
     Returns
     -------
     DegradedLink
+        Both times are 0, and the slowdown 1, when no flow of the collective
+        crosses the network.
 
     Examples
     --------
@@ -523,7 +549,7 @@ def degraded_link_effect(network, collective, links, fraction, *, routing="ecmp"
     if not isinstance(collective, Collective):
         raise TypeError(f"collective must be a fabric Collective, got {type(collective).__name__}")
     links = np.atleast_1d(network.check_links("links", links))
-    fraction = check_number("fraction", fraction, minimum=0, maximum=1, min_inclusive=False)
+    fraction = check_number("fraction", fraction, minimum=0, maximum=1, min_inclusive=False, scalar=True)
     healthy = collective_time(network, collective, routing, seed=seed).time_s
     degraded = collective_time(network.with_degraded_links(links, fraction), collective, routing, seed=seed).time_s
     return DegradedLink(healthy_s=healthy, degraded_s=degraded, links=links, fraction=fraction)
