@@ -21,7 +21,6 @@ import math
 from dataclasses import dataclass
 
 from . import catalog
-from . import units as u
 from ._validation import check_integer, check_number
 from .pricebook import H100_ETHERNET_PRICES, PriceBook, transceiver
 from .topology import fat_tree, max_hosts
@@ -275,6 +274,7 @@ def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
     --------
     131,072 GPUs at 800 Gb/s on Tomahawk 6 as 512 x 200G: four planes of two tiers.
 
+    >>> from interconnect_lab import units as u
     >>> m = multi_plane_fabric(131072, nic_bytes_per_s=800 * u.Gbit_per_s)
     >>> m.planes, m.tiers, m.switches
     (4, 2, 3072)

@@ -40,7 +40,6 @@ NVIDIA, nccl-tests ``doc/PERFORMANCE.md`` (algbw, busbw).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np

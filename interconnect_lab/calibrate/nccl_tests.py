@@ -475,7 +475,6 @@ def parse_nccl_tests(text, *, collective=None):
 
     # '#', '# Using devices', one line per rank, optional 'NCCL version', '#'.
     hosts, devices = [], []
-    stage = "devices"
     while True:
         if not lines:
             raise ValueError(f"nccl-tests output ends at line {lines.number - 1}, inside the header: "

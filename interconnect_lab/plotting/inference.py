@@ -145,8 +145,8 @@ def serving_plot(deployment, *, ax=None, title=None):
     for yi, row in zip(y, rows):
         for part, colour in SERVING_PARTS[row].items():
             label = "tensor-parallel all-reduces" if "all-reduces" in part else part
-            bar = ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}",
-                          label=None if label in handles else label)
+            ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}",
+                    label=None if label in handles else label)
             handles.append(label)
         ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}",
                 transform=ax.get_yaxis_transform())

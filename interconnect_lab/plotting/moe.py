@@ -249,7 +249,7 @@ def measured_vs_model_plot(labels, measured, modelled, *, tolerance, unit, scale
     top = 1.15 * max(measured.max(), modelled.max())
     line = np.array([0, top])
     ax.fill_between(line, line * (1 - tolerance), line * (1 + tolerance), color=PALETTE["grey"], alpha=0.2,
-                    label=f"within the tests' tolerance")
+                    label="within the tests' tolerance")
     ax.plot(line, line, color=PALETTE["black"], linewidth=1, linestyle="--", label="model = measurement")
     markers = ("o", "s", "^", "D", "v", "P", "X", "*")
     for index, (label, m, p) in enumerate(zip(labels, measured, modelled)):

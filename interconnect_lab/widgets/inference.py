@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..inference import INFERENCE_MODELS, SERVING_ALGORITHMS, serving_deployment
+from ..inference import INFERENCE_MODELS, serving_deployment
 from ..plotting.inference import serving_plot, update_serving_plot
 from ..plotting.style import styled
 from ..units import format_bytes, format_time
