@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from interconnect_lab import catalog, collectives, energy, reliability, standards, topology, training, units
 
@@ -510,3 +511,287 @@ def test_direct_networks_have_a_documented_size_limit(build):
                                          r"MAX_DIRECT_LINKS = 2097152"):
         build(fabric)
     assert time.process_time() - started < 0.1
+
+
+# The flow simulator and the topologies beyond the fat tree (tests/test_fuzz_fabric.py) ------------------
+
+def _leaf_spine(capacity=100.0):
+    from interconnect_lab import fabric
+    return fabric.Network(topology.fat_tree(8, radix=4, tiers=2), nic_capacity_bytes_per_s=capacity)
+
+
+def test_a_collective_that_never_leaves_its_server_takes_no_network_time():
+    # every flow inside one server: reading the bandwidth divided by a time of 0 (ZeroDivisionError)
+    from interconnect_lab import fabric
+    net = _leaf_spine()
+    inside = fabric.ring_all_reduce(range(4), 400.0, gpus_per_node=4)
+    result = fabric.collective_time(net, inside, "spray")
+    assert result.time_s == 0.0 and result.phase_results == () and result.algorithm_bandwidth_bytes_per_s is None
+    assert fabric.degraded_link_effect(net, inside, 0, 0.5).slowdown == 1.0   # 0 / 0 before
+    across = fabric.collective_time(net, fabric.ring_all_reduce(range(4), 400.0, gpus_per_node=2), "spray")
+    assert across.time_s == 6.0 and across.algorithm_bandwidth_bytes_per_s == pytest.approx(400 / 6)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # checked even when no simulation runs (a list seed, a non-network were accepted)
+    (lambda f, ring: f.collective_time(0, ring), TypeError, "network must be a fabric Network, got int"),
+    (lambda f, ring: f.collective_time(_leaf_spine(), ring, seed=[1]), TypeError, "seed must be an integer"),
+    (lambda f, ring: f.collective_time(_leaf_spine(), ring, "hash"), ValueError, "unknown routing 'hash'"),
+    (lambda f, ring: f.collective_time(_leaf_spine(), ring, time_tolerance=[1e-9]), TypeError,
+     "time_tolerance must be a single real number"),
+    (lambda f, ring: f.collective_time(_leaf_spine(), f.ring_all_reduce([0, 9], 1.0, gpus_per_node=16)),
+     ValueError, "collective.ranks = 9 is not a host of this network"),
+])
+def test_collective_time_checks_its_arguments_even_when_nothing_crosses_the_network(call, error, message):
+    from interconnect_lab import fabric
+    with pytest.raises(error, match=message):
+        call(fabric, fabric.ring_all_reduce(range(4), 400.0, gpus_per_node=4))
+
+
+@pytest.mark.parametrize(("hosts", "radix"), [(2 ** 40, 2 ** 14), (400_000, 128)])
+def test_a_fat_tree_network_has_a_documented_size_limit(hosts, radix):
+    # 2**40 hosts: minutes of allocation, then a MemoryError, before
+    from interconnect_lab import fabric
+    tree = topology.fat_tree(hosts, radix=radix, tiers=3)
+    started = time.process_time()
+    with pytest.raises(ValueError, match=r"^tree has \d+ hosts and would make a network of \d+ directed links: the "
+                                         r"simulator's networks must have at most MAX_LINKS = 2097152"):
+        fabric.Network(tree, nic_capacity_bytes_per_s=50e9)
+    assert time.process_time() - started < 0.1
+
+
+def test_the_fat_tree_and_the_direct_networks_share_one_link_limit():
+    from interconnect_lab import fabric
+    assert fabric.direct.MAX_DIRECT_LINKS is fabric.network.MAX_LINKS
+    big = fabric.Network(topology.fat_tree(65_536, radix=64, tiers=3), nic_capacity_bytes_per_s=50e9)
+    assert big.link_count == 393_216   # the book's largest still builds
+
+
+def test_max_min_rates_has_the_flow_simulators_ranges():
+    # one home for the numbers: the capacity and share bounds are the simulator's
+    from interconnect_lab.fabric import maxmin, simulation
+    assert simulation._MAX_RESOURCE_BYTES_PER_S is maxmin._MAX_RESOURCE_BYTES_PER_S
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # 1e300 B/s over a share of 1e-300: an overflow to an infinite rate before
+    (lambda f: f.max_min_rates(sp.csr_matrix([[1e-300]]), [1.0]), ValueError,
+     r"incidence weights must be >= 1e-30 \(the share of a flow's bytes on a link\), got 1e-300"),
+    (lambda f: f.max_min_rates([[0]], [1e300]), ValueError,
+     r"capacity_bytes_per_s = 1e\+300 B/s \(element 0\) is not valid: it must be 0 \(a failed link\) or in "
+     r"\[1e-30, 1e\+30\] B/s"),
+    (lambda f: f.max_min_rates([[0]], [1e-300]), ValueError, r"capacity_bytes_per_s = 1e-300 B/s"),
+    (lambda f: f.max_min_rates(sp.csr_matrix([[1e31]]), [1.0]), ValueError, r"incidence weights must be <= 1e\+30"),
+    # a NaN share: progressive filling never ended before
+    (lambda f: f.max_min_rates(np.array([[math.nan]]), [1.0]), ValueError, r"incidence = nan \(element 0\) is not valid"),
+    (lambda f: f.max_min_rates(sp.csr_matrix([[math.nan]]), [1.0]), ValueError, "incidence weights must be finite"),
+    (lambda f: f.max_min_rates(0, 0), TypeError, "incidence must be a flows x links matrix"),
+    (lambda f: f.max_min_rates([[0]], [1.0], active="yes"), TypeError, "active must be True or False"),
+    (lambda f: f.simulate_flows(sp.csr_matrix([[1e31]]), [1.0], [1.0]), ValueError, r"incidence weights must be <= 1e\+30"),
+])
+def test_max_min_rates_refuses_what_the_flow_simulator_refuses(call, error, message):
+    from interconnect_lab import fabric
+    with pytest.raises(error, match=message):
+        call(fabric)
+
+
+def test_max_min_rates_is_finite_with_shares_far_apart_on_one_link():
+    # shares of 1e30 and 1e-30 on link 0: the large one's departure left the link no weight (a division
+    # by zero and an infinite rate before); the small flow gets what link 0 has left, 0.9 B/s / 1e-30
+    from interconnect_lab import fabric
+    incidence = sp.csr_matrix(np.array([[1e30, 10.0], [1e-30, 0.0]]))
+    result = fabric.max_min_rates(incidence, [1.0, 1e-30])
+    assert result.rates_bytes_per_s == pytest.approx([1e-31, 9e29])
+    assert np.all(result.load_bytes_per_s <= result.capacity_bytes_per_s * (1 + 1e-12))
+    assert np.all(np.isfinite(fabric.simulate_flows(incidence, [1.0, 1e-30], [1.0, 1.0])))
+
+
+def test_a_rail_optimized_tree_on_one_switch_keeps_every_host_on_it():
+    # rails = 2 on a single switch put host 1 on a leaf 1 that does not exist: simulate raised an IndexError
+    from interconnect_lab import fabric
+    net = fabric.Network(topology.fat_tree(4, radix=8, rails=2), nic_capacity_bytes_per_s=1.0)
+    assert net.tiers == 1 and net.leaf_of_host.tolist() == [0, 0, 0, 0] and net.path_count(0, 1) == 1
+    for routing in fabric.ROUTINGS:   # a division by zero in each before (no up-ports to choose among)
+        result = fabric.simulate(net, fabric.permutation(4, 1.0, seed=0), routing)
+        assert result.completion_time_s == 1.0
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda f: f.permutation(2 ** 40, 1.0, seed=0), r"hosts = 1099511627776 is not valid: it must be in \[2, 1048576\]"),
+    (lambda f: f.background(2 ** 40, 0.5, seed=0), r"hosts = 1099511627776 is not valid"),
+    (lambda f: f.rank_placement(2 ** 53), r"hosts = 9007199254740992 is not valid"),
+    (lambda f: f.ring_all_reduce(2 ** 30, 1e9), r"ranks = 1073741824 is not valid"),
+    (lambda f: f.all_to_all(2 ** 20, 1.0), r"all_to_all: its n \(n - 1\) = 1099510579200 flows must be at most MAX_FLOWS"),
+    (lambda f: f.all_to_all(2049, 1.0), r"4194304"),
+    (lambda f: f.spray_arrivals([0.0], 2 ** 40, 4096, 50e9), r"packets = 1099511627776 is not valid: it must be in "
+                                                             r"\[1, 1048576\]"),
+    (lambda f: f.sample_step_times(2 ** 20, 2 ** 20, 1.0, seed=0), r"n_workers \* steps = 1099511627776 times must be "
+                                                                  r"at most MAX_STEP_SAMPLES = 4194304"),
+    (lambda f: f.rank_timings(2 ** 30, 2, 1.0, seed=0), r"MAX_STEP_SAMPLES"),
+    (lambda f: f.ecmp_collisions(_leaf_spine(1.0), samples=2 ** 40), r"samples = 1099511627776 is not valid: it must "
+                                                                     r"be in \[100, 100000\]"),
+])
+def test_builders_refuse_absurd_counts_before_allocating(call, message):
+    # each allocated arrays of 2**40 elements or more before: a MemoryError, or a process killed for memory
+    from interconnect_lab import fabric
+    started = time.process_time()
+    with pytest.raises(ValueError, match=message):
+        call(fabric)
+    assert time.process_time() - started < 0.5
+
+
+def test_the_largest_counts_still_build():
+    from interconnect_lab import fabric
+    assert fabric.all_to_all(2048, 1.0).flow_count == 2048 * 2047 <= fabric.traffic.MAX_FLOWS
+    assert fabric.permutation(fabric.traffic.MAX_HOSTS, 1.0, seed=0).flow_count == 2 ** 20
+    arrivals = fabric.spray_arrivals([0.0, 1e-6, 3e-6], fabric.reordering.MAX_SPRAYED_PACKETS, 4096, 50e9)
+    assert arrivals.packets == 2 ** 20 and arrivals.go_back_n_accepted == 3 and arrivals.reorder_buffer_packets == 20
+
+
+def test_reorder_buffer_and_go_back_n_agree_with_packet_by_packet_counts():
+    # vectorized (a Python loop over a million packets took seconds); checked against the loops they replace
+    from interconnect_lab import fabric
+
+    def by_loop(arrivals):
+        arrived, expected, waiting, most = np.zeros(arrivals.packets, bool), 0, 0, 0
+        for seq in arrivals.arrival_order:
+            arrived[seq] = True
+            waiting += 1
+            while expected < arrivals.packets and arrived[expected]:
+                expected, waiting = expected + 1, waiting - 1
+            most = max(most, waiting)
+        accepted = 0
+        for seq in arrivals.arrival_order:
+            accepted += seq == accepted
+        return most, accepted
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        delays = rng.choice([0.0, 1e-6, 2e-6, 3.5e-6], size=int(rng.integers(1, 5)))
+        arrivals = fabric.spray_arrivals(delays, int(rng.integers(1, 80)), 4096, 50e9,
+                                         order=str(rng.choice(["round-robin", "random"])), seed=int(rng.integers(99)))
+        assert (arrivals.reorder_buffer_packets, arrivals.go_back_n_accepted) == by_loop(arrivals)
+
+
+def test_sample_step_times_without_jitter_has_a_row_per_step():
+    # jitter_s = 0 gave one row, whatever the steps, and rank_timings one step
+    from interconnect_lab import fabric
+    times = fabric.sample_step_times(3, 5, 1.0, slow_fraction=1.0, slowdown=0.5, seed=0)
+    assert times.shape == (5, 3) and np.all(times == 1.5)
+    assert fabric.rank_timings(3, 5, 1.0, slow_ranks=[1], seed=0).step_s.tolist() == [1.1] * 5
+
+
+def test_detect_slow_ranks_scores_stay_finite_when_most_ranks_agree():
+    # medians 0, 0, 0 and 1e18: a spread of the smallest float, and the score overflowed to inf
+    from interconnect_lab import fabric
+    result = fabric.detect_slow_ranks([[0.0, 0.0, 0.0, 1e18]])
+    assert np.all(np.isfinite(result.score)) and result.flagged.tolist() == [3]
+    # times near the float limit overflowed the median itself (NaN scores): refused
+    with pytest.raises(ValueError, match=r"compute_s = 1\.7e\+308 s \(element 2\) is not valid: it must be in \[0, 1e\+18\] s"):
+        fabric.detect_slow_ranks([[0.0, 1e17, 1.7e308, 1.7e308]])
+    assert fabric.detect_slow_ranks(np.zeros((2, 4))).score.tolist() == [0.0] * 4
+    assert fabric.detect_slow_ranks([[1.0, 1.0, 1.0, 1.0 + 1e-9]]).flagged.tolist() == [3]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # internal numpy errors, AttributeErrors and silent conversions before
+    (lambda f: f.incast([0, [1.0]], 2, 1.0), TypeError, r"senders must be a one-dimensional sequence of host numbers"),
+    (lambda f: f.incast([0, 1], 2, [1.0, 2.0]), TypeError, "size_bytes must be a single real number"),
+    (lambda f: f.combine(0), TypeError, "every argument of combine must be a fabric Traffic: argument 1 is int"),
+    (lambda f: f.Traffic([0], [1], 1.0, background="yes"), TypeError, "background must be True or False"),
+    (lambda f: f.Traffic([0], [1], True), TypeError, "size_bytes must be a number"),
+    (lambda f: f.Traffic([0], [1], 1.0, name=5), TypeError, "name must be a str"),
+    (lambda f: f.Traffic([0, 1], [1, 2], [1.0, 2.0, 3.0]), ValueError, r"size_bytes has shape \(3,\) for 2 flows"),
+    (lambda f: f.explicit_routes(_leaf_spine(), f.Traffic([0], [2], 1.0), 0), TypeError, "paths must be a sequence"),
+    (lambda f: f.explicit_routes(_leaf_spine(), f.Traffic([0], [2], 1.0), [[0.5, 16.0]]), TypeError,
+     r"paths\[0\] must be a link number"),
+    (lambda f: f.incidence_matrix([[1e300]]), TypeError, r"paths\[0\] must be a sequence of link numbers"),
+    (lambda f: f.incidence_matrix([[0.7]]), TypeError, r"paths\[0\] must be a sequence of link numbers"),  # link 0
+    (lambda f: f.incidence_matrix([1.0]), TypeError, r"paths\[0\] must be a sequence of link numbers"),
+    (lambda f: f.incidence_matrix([], weights=0), ValueError, "weights must be a sequence of one sequence"),
+    (lambda f: f.incidence_matrix([[0]], resources=True), TypeError, "resources must be a whole number"),
+    (lambda f: f.simulate_routes(0), TypeError, "routes must be a fabric Routes"),
+    (lambda f: f.simulate_flows([[0]], [1.0], [1.0], time_tolerance=[1e-9]), TypeError,
+     "time_tolerance must be a single real number"),
+    (lambda f: f.compare_routings(_leaf_spine(), f.permutation(8, 1.0, seed=0), "ecmp"), TypeError,
+     "routings must be a sequence of routing names"),   # ran 'e', 'c', ... before
+    (lambda f: f.compare_routings(_leaf_spine(), f.permutation(8, 1.0, seed=0), []), ValueError,
+     "routings must name at least one routing"),
+    # seeds the call does not use (no skew, round-robin, rail-aligned, spraying) went unchecked
+    (lambda f: f.route(_leaf_spine(), f.permutation(8, 1.0, seed=0), "spray", seed=[1.0]), TypeError,
+     "seed must be an integer"),
+    (lambda f: f.all_to_all(4, 1.0, seed=[1.0]), TypeError, "seed must be an integer"),
+    (lambda f: f.rank_placement(4, seed=-2), ValueError, "seed = -2 is not valid"),
+    (lambda f: f.spray_arrivals([0.0], 4, 4096, 50e9, seed=[1.0]), TypeError, "seed must be a whole number"),
+    (lambda f: _leaf_spine().with_failed_links(1e300), ValueError, r"links = 1e\+300 is not a link of this network"),
+    (lambda f: f.ecmp_collisions(_leaf_spine(1.0), seed=-1), ValueError, "seed = -1 is not valid: it must be >= 0"),
+    (lambda f: f.ecmp_collisions(f.Network(topology.fat_tree(6, radix=4, tiers=2), nic_capacity_bytes_per_s=1.0)),
+     ValueError, "network must be a fully built tree for the prediction: this one has 6 hosts of 8"),
+    (lambda f: f.spray_arrivals([0.0], 4, [1.0], 1.0), TypeError, "packet_bytes must be a single real number"),
+    (lambda f: f.spray_arrivals([0.0], 4, 1e308, 1e-300), ValueError,   # NaN times before
+     r"packet_bytes = 1e\+308 B is not valid: it must be in \[1e-30, 1e\+30\] B"),
+    (lambda f: f.spray_arrivals([0.0], 4, 4096, 1e-300), ValueError, r"link_bytes_per_s = 1e-300 B/s is not valid"),
+    (lambda f: f.sample_step_times(3, 5, 1.0, seed=-1), ValueError, "seed = -1 is not valid: it must be >= 0"),
+    (lambda f: f.rank_timings(4, 2, 1.0, slow_ranks=[1.5], seed=0), TypeError, "slow_ranks must be a rank"),  # rank 1
+    (lambda f: f.rank_timings(4, 2, 1.0, slow_ranks=[1e300], seed=0), TypeError, "slow_ranks must be a rank"),
+    (lambda f: f.rank_timings(4, 2, 1.0, slow_ranks=[1], slowdown=1e300, seed=0), ValueError,   # 1e300 s steps
+     r"slowdown = 1e\+300 is not valid: it must be in \[0, 1e\+06\]"),
+    (lambda f: f.detect_slow_ranks([["a", "b", "c"]]), TypeError, "compute_s must be a real number"),
+    (lambda f: f.detect_slow_ranks([[1.0, 2.0, 3.0], [1.0]]), TypeError, "compute_s must be a real number"),
+    (lambda f: f.detect_slow_ranks([[1.0, 1.0, 1.0]], threshold=[8.0]), TypeError, "threshold must be a single"),
+    (lambda f: f.degraded_link_effect(_leaf_spine(), f.ring_all_reduce(range(8), 800.0), 16, [0.5]), TypeError,
+     "fraction must be a single real number"),
+])
+def test_fabric_inputs_of_the_wrong_shape_or_type(call, error, message):
+    from interconnect_lab import fabric
+    with pytest.raises(error, match=message):
+        call(fabric)
+
+
+def test_a_flow_on_a_failed_link_is_refused_before_the_simulation_runs():
+    # a RuntimeError once the simulation found it stuck; a background flow there raised it too
+    from interconnect_lab import fabric
+    with pytest.raises(ValueError, match=r"flow 1 crosses link 1, whose capacity_bytes_per_s is 0"):
+        fabric.simulate_flows([[0], [1]], [1.0, 0.0], [1.0, 1.0])
+    times = fabric.simulate_flows([[0], [1]], [1.0, 0.0], [1.0, np.inf], background=[False, True])
+    assert times[0] == 1.0 and np.isnan(times[1])
+    # ... even with a finite size (a division by its zero rate)
+    times = fabric.simulate_flows([[0], [1], [0]], [0.0, 1e-30], 0.5, background=[True, False, True])
+    assert times[1] == pytest.approx(5e29) and np.isnan(times[[0, 2]]).all()
+
+
+def test_fat_tree_radix_has_a_documented_bound():
+    # a prime half-radix of 60 million: 3.2 s looking for divisors (longer for larger ones)
+    started = time.process_time()
+    with pytest.raises(ValueError, match=r"radix = 120000022 is not valid: it must be in \[2, 65536\]"):
+        topology.rail_only(180_000_033, 1, radix=120_000_022)
+    with pytest.raises(ValueError, match=r"radix = 131072 is not valid: it must be in \[4, 65536\]"):
+        topology.topology_comparison(4096, radix=2 ** 17)
+    assert time.process_time() - started < 0.1
+    assert topology.fat_tree(3 * 32_749, radix=2 * 32_749, tiers=2).spines == 32_749   # the largest prime below 2**15
+
+
+def test_the_ethernet_price_book_prices_a_topology_comparison():
+    # its switch is a breakout, "Tomahawk 5 (128 x 400G)": 'unknown switch name' for every comparison before
+    from interconnect_lab import pricebook
+    table = topology.topology_comparison(4096, radix=64, prices=pricebook.H100_ETHERNET_PRICES)
+    tree = table.summaries[0]
+    book = pricebook.H100_ETHERNET_PRICES
+    switches_usd = tree.switches * book.switch.usd * 64 / 128   # the book's switch has 128 ports
+    optics_usd = math.ceil(tree.optical_port_ends / 2) * book.switch_transceiver.usd
+    assert table.cost_per_host_usd[0] == pytest.approx((switches_usd + optics_usd + tree.links * book.cable.usd)
+                                                       / tree.hosts)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: topology.fat_tree_summary(topology.fat_tree(8, radix=4), name=math.nan), TypeError, "name must be a str"),
+    # the price book was read only after building (an AttributeError when no family was built)
+    (lambda: topology.topology_comparison(64, radix=8, prices=0), TypeError, "prices must be a PriceBook"),
+    (lambda: topology.topology_comparison(64, radix=8, estimate="middle"), ValueError, "unknown"),
+    (lambda: topology.topology_comparison(64, radix=8, families=[]), ValueError,
+     "families must name at least one family"),
+    (lambda: topology.topology_comparison(64, radix=8, families=[["torus"]]), ValueError, r"unknown family \['torus'\]"),
+])
+def test_topology_comparison_inputs(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
