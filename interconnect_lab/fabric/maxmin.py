@@ -76,10 +76,10 @@ def _check_weights(name, weights):
     if weights.size == 0:
         return weights
     low, high = _WEIGHT_RANGE
-    smallest, largest = float(np.min(weights)), float(np.max(weights))
-    if not (np.isfinite(smallest) and np.isfinite(largest)) or np.any(np.isnan(weights)):
+    if not np.all(np.isfinite(weights)):
         raise ValueError(f"{name} must be finite (the share of a flow's bytes on a link), got "
                          f"{weights[~np.isfinite(weights)][0]:g}")
+    smallest, largest = float(np.min(weights)), float(np.max(weights))
     if smallest < low:
         raise ValueError(f"{name} must be >= {low:g} (the share of a flow's bytes on a link), got {smallest:g}")
     if largest > high:

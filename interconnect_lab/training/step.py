@@ -504,10 +504,10 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)          # ring attention hides it under attention
     else:
         cp_exposed = cp_comm                                            # all-gathered before attention
-    # Bytes each GPU receives: a ring all-reduce 2 S (t-1)/t, an all-gather S (c-1)/c; the
-    # hidden share of them still passes through HBM beside the compute (see _evaluate).
-    tp_received = tp_ops * 2 * activation_size * (t - 1) / t
-    cp_received = passes * kv_size * (c - 1) / c
+    # The hidden share of what these collectives receive still passes through HBM beside the
+    # compute (see _evaluate).
+    tp_received = tp_ops * _received_bytes("all_reduce", activation_size, t)
+    cp_received = passes * _received_bytes("all_gather", kv_size, c)
     hidden_received = (tp_received * _hidden_share(tp_comm, tp_exposed)
                        + cp_received * _hidden_share(cp_comm, cp_exposed))
     return _LayerTerms(tokens=tokens, projections=projections, logit_flops=logit_flops, compute_s=layer_s,
@@ -516,6 +516,17 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
                        tensor_parallel_message_bytes=activation_size, tensor_parallel_s=tp_comm,
                        tensor_parallel_exposed_s=tp_exposed, context_parallel_exposed_s=cp_exposed,
                        hidden_received_bytes=hidden_received)
+
+
+def _received_bytes(kind, size_bytes, ranks):
+    """Bytes each of ``ranks`` GPUs receives in one collective of ``size_bytes`` [B], vectorised.
+
+    The message times nccl-tests' bus-bandwidth factor
+    (:func:`interconnect_lab.collectives.bus_bandwidth_factor`): 2(n-1)/n for an
+    all-reduce, (n-1)/n for an all-gather or a reduce-scatter.
+    """
+    ranks = np.asarray(ranks, float)
+    return size_bytes * (2.0 if kind == "all_reduce" else 1.0) * (ranks - 1) / ranks
 
 
 def _hidden_share(comm_s, exposed_s):
@@ -604,21 +615,22 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     if zero_stage == 0:
         dp_comm = layers_l * _collective_s("all_reduce", gradient_layer, di, ranks_per_node, cluster_, slow)
         exposed_dp = exposed(dp_comm / layers_l, backward_window)
-        dp_received = layers_l * 2 * gradient_layer * (d - 1) / d
+        dp_received = layers_l * _received_bytes("all_reduce", gradient_layer, d)
     elif zero_stage in (1, 2):
         reduce = _collective_s("reduce_scatter", gradient_layer, di, ranks_per_node, cluster_, slow)
         gather = _collective_s("all_gather", weight_layer, di, ranks_per_node, cluster_, slow)
         dp_comm = layers_l * (reduce + gather)
         exposed_dp = exposed(reduce, backward_window) + exposed(gather, forward_window)
-        dp_received = layers_l * (gradient_layer + weight_layer) * (d - 1) / d
+        dp_received = layers_l * (_received_bytes("reduce_scatter", gradient_layer, d)
+                                  + _received_bytes("all_gather", weight_layer, d))
     else:
         # ZeRO-3 / FSDP: every microbatch gathers each layer's weights before its
         # forward and its backward pass (recomputation reuses the backward gather)
         # and reduce-scatters its gradients; with a shard group smaller than the
         # data-parallel group (hybrid sharding), the shards' gradients are then
         # all-reduced across the replicas once per step.
-        forward_gather = _collective_s("all_gather", weight_layer * (0.5 if software.quantized_weights else 1.0),
-                                       shard, shard_per_node, cluster_, slow)
+        forward_wire = weight_layer * (0.5 if software.quantized_weights else 1.0)
+        forward_gather = _collective_s("all_gather", forward_wire, shard, shard_per_node, cluster_, slow)
         backward_ranks = np.minimum(shard, shard_per_node) if software.hierarchical_partition else shard
         backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster_, slow)
         gradient_wire = layer_params * (0.5 if software.quantized_gradients else software.gradient_bytes)
@@ -627,9 +639,9 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
                                np.maximum(ranks_per_node // shard, 1), cluster_, slow)
         dp_comm = layers_l * (m * (forward_gather + backward_gather + reduce) + across)
         dp_received = layers_l * (
-            m * (weight_layer * (0.5 if software.quantized_weights else 1.0) + weight_layer + gradient_wire)
-            * (shard - 1) / shard
-            + 2 * gradient_layer / shard * (replicas - 1) / replicas)
+            m * (_received_bytes("all_gather", forward_wire + weight_layer, shard)
+                 + _received_bytes("reduce_scatter", gradient_wire, shard))
+            + _received_bytes("all_reduce", gradient_layer / shard, replicas))
         exposed_dp = (m * (exposed(forward_gather, forward_window)
                            + exposed(backward_gather + reduce, backward_window))
                       + exposed(across, backward_window))
