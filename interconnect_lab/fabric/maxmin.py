@@ -129,6 +129,17 @@ def _checked_incidence(incidence, links):
     return matrix
 
 
+def _checked_problem(incidence, capacity_bytes_per_s):
+    """(incidence as a checked CSR matrix, capacity as a float array): what max-min rates and the flow
+    simulator both take, each capacity 0 (a failed link) or in [1e-30, 1e30] B/s, one per resource."""
+    capacity = np.atleast_1d(np.asarray(check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True,
+                                                       maximum=_MAX_RESOURCE_BYTES_PER_S), dtype=float))
+    matrix = _checked_incidence(incidence, capacity.size)
+    if capacity.shape != (matrix.shape[1],):
+        raise ValueError(f"capacity_bytes_per_s has {capacity.size} entries for {matrix.shape[1]} links")
+    return matrix, capacity
+
+
 def incidence_matrix(paths, resources=None, *, weights=None):
     """A flows x links incidence matrix from lists of link numbers.
 
@@ -424,11 +435,7 @@ def max_min_rates(incidence, capacity_bytes_per_s, *, active=None):
     >>> max_min_rates([[0], [0, 1], [1]], [12.0, 4.0]).rates_bytes_per_s
     array([10.,  2.,  2.])
     """
-    capacity = np.atleast_1d(np.asarray(check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True,
-                                                       maximum=_MAX_RESOURCE_BYTES_PER_S), dtype=float))
-    matrix = _checked_incidence(incidence, capacity.size)
-    if capacity.shape != (matrix.shape[1],):
-        raise ValueError(f"capacity_bytes_per_s has {capacity.size} entries for {matrix.shape[1]} links")
+    matrix, capacity = _checked_problem(incidence, capacity_bytes_per_s)
     if active is None:
         active = np.ones(matrix.shape[0], dtype=bool)
     else:

@@ -458,7 +458,6 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     # already keeps only the keys each query sees); materialised scores are computed whole.
     executed_keys = w / 2 if software.flash_attention and model.attention_window is None else w
     core_flops = tokens * 4 * executed_keys * h / t                      # scores and attention x V
-    proj_flops = tokens * projections / t
     blocks = 1 if software.parallel_block else 2
     mask = 1.0 if model.dropout else 0.0
     norm_bytes = 0.0 if software.fused_norm_activation else blocks * 4 * tokens * h / replicated
@@ -542,7 +541,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     sp = np.asarray(sequence_parallel, dtype=bool)
     B = float(global_batch_size)
     m = B / (d * b)
-    h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
+    h = model.hidden_size
     s, V, w = model.sequence_length, model.vocabulary_size, model.attended_tokens
     peak = cluster_.peak_flop_per_s
     gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
@@ -555,7 +554,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     layer = _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp,
                          np.rint(gpus).astype(int))
     tokens, projections, logit_flops = layer.tokens, layer.projections, layer.logit_flops
-    layer_s, passes = layer.compute_s, layer.passes
+    layer_s = layer.compute_s
     layer_comm_exposed = layer.tensor_parallel_exposed_s + layer.context_parallel_exposed_s
 
     # --- the slowest stage: layers of one stage plus the logits ------------------------
@@ -587,8 +586,6 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     # --- data parallelism and ZeRO -------------------------------------------------------
     params = _stage_parameters(model, t, p, v, uneven_pipeline)
     ranks_per_node = np.clip(node // (ti * ci), 1, di)
-    gradient_size = params * software.gradient_bytes
-    weight_size = params * software.parameter_bytes
     # Per layer of the stage: its share of the parameters and its compute, which the
     # layer's collective hides behind when the stack overlaps them (prefetching the
     # next layer's gather, reducing the last layer's gradients during the backward
