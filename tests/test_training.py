@@ -23,6 +23,7 @@ from interconnect_lab.published import (
     SC21_TRAINING_TIME_EXAMPLES,
     ZERO_PLUS_PLUS_VOLUME,
 )
+from interconnect_lab.published.training_runs import LLM_FOUNDRY_BENCHMARKS
 
 
 def sc21_model(run):
@@ -406,3 +407,54 @@ def test_hidden_collectives_cost_compute_in_proportion_to_their_hbm_traffic(monk
 def test_a_stack_that_hides_nothing_pays_no_contention(monkeypatch):
     free, twice = (_fsdp_step(k, monkeypatch, "Megatron-LM SC21") for k in (0.0, 2.0))
     assert twice.step_s == free.step_s
+
+
+# FP32 weights under autocast (Composer's DEFAULT FSDP mixed precision) -----------------------
+
+def _fp32_weights_step(fp32_weights, *, gpus=64, recompute="none", monkeypatch=None):
+    if monkeypatch is not None:     # no contention term, to isolate the casts and the gathers
+        from interconnect_lab import collectives
+        monkeypatch.setattr(collectives, "HBM_BYTES_PER_RECEIVED_BYTE", 0.0)
+    stack = tr.software("PyTorch FSDP, FP32 weights" if fp32_weights else "PyTorch FSDP")
+    config = tr.parallel_config(gpus, global_batch_size=2 * gpus, microbatch_size=2, recompute=recompute,
+                                zero_stage=3)
+    return tr.training_step("Llama 3 8B", "MegaScale", config, stack)
+
+
+def test_the_fp32_weights_stack_differs_from_fsdp_only_in_its_weights():
+    bf16, fp32 = tr.software("PyTorch FSDP"), tr.software("PyTorch FSDP, FP32 weights")
+    assert fp32.fp32_weights and not bf16.fp32_weights
+    assert dataclasses.replace(fp32, name=bf16.name, fp32_weights=False, sources=bf16.sources) == bf16
+
+
+def test_fp32_weights_gather_twice_the_bytes(monkeypatch):
+    # ZeRO-3 gathers 4 B per weight instead of 2 (forward and backward) and reduce-scatters the
+    # same 2 B gradients: on one GPU nothing is gathered, so only the per-GPU casts differ.
+    bf16, fp32 = (_fp32_weights_step(k, monkeypatch=monkeypatch) for k in (False, True))
+    assert fp32.data_parallel_s + fp32.data_parallel_hidden_s > bf16.data_parallel_s + bf16.data_parallel_hidden_s
+    solo_bf16, solo_fp32 = (_fp32_weights_step(k, gpus=1) for k in (False, True))
+    assert solo_fp32.data_parallel_s == solo_bf16.data_parallel_s == 0.0
+
+
+def test_fp32_weights_cost_the_casts_autocast_makes(monkeypatch):
+    # On one GPU: each weight is cast once per forward pass (read 4, write 2 B), its gradient back
+    # up (read 2, write 4) and down to the 2 B reduction (read 4, write 2): 18 B per weight and
+    # microbatch; full recomputation casts again (24 B). The FP32 residual stream adds 2 B to each
+    # norm's read and 4 B to each add (two of each per layer), per element of the hidden state
+    # and per pass (forward, recomputation, and the backward pass's two).
+    model = tr.transformer_model("Llama 3 8B")
+    hbm = tr.DEFAULT_EFFICIENCIES.memory_bandwidth * catalog.gpu("A100 SXM").hbm_bandwidth_bytes_per_s
+    weights = tr.parameter_count(model)
+    for recompute, cast_bytes, passes in (("none", 18, 3), ("full", 24, 4)):
+        bf16, fp32 = (_fp32_weights_step(k, gpus=1, recompute=recompute) for k in (False, True))
+        stream = passes * 2 * (2 + 4) * (2 * model.sequence_length) * model.hidden_size
+        expected = (weights * cast_bytes + model.layers * stream) / hbm   # every weight, the embeddings too
+        assert fp32.compute_s - bf16.compute_s == pytest.approx(expected, rel=1e-9), recompute
+
+
+@pytest.mark.parametrize("run", LLM_FOUNDRY_BENCHMARKS, ids=lambda r: r.label)
+def test_llm_foundry_rows_replay_the_mixed_precision_their_table_states(run):
+    # llm-foundry's benchmark README, column "MP Mode": DEFAULT (FP32 weights) for the H100
+    # table and the A100 80 GB rows but the 70B ones, PURE elsewhere.
+    pure = run.gpu == "A100 SXM 40GB" or (run.gpu == "A100 SXM" and run.layers == 80)
+    assert run.software == ("PyTorch FSDP" if pure else "PyTorch FSDP, FP32 weights")

@@ -149,37 +149,43 @@ _LLM_FOUNDRY_ASSUMPTIONS = {
 }
 
 
-def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing):
+#: The table's "MP Mode" column: Composer's FSDP mixed precision, and the stack it names.
+_LLM_FOUNDRY_STACKS = {"DEFAULT": "PyTorch FSDP, FP32 weights", "PURE": "PyTorch FSDP"}
+
+
+def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing, mixed_precision):
     layers, hidden, heads = _MPT[model]
     return PublishedRun(
         label=f"MPT-{model}, {gpus} x {gpu}", organisation="MosaicML",
         layers=layers, hidden_size=hidden, heads=heads, kv_heads=heads, ffn_hidden_size=4 * hidden,
         vocabulary_size=50368, sequence_length=2048, gated_mlp=False, gpus=gpus, gpus_per_node=8,
         **_LLM_FOUNDRY_CLUSTERS[gpu], microbatch_size=microbatch, global_batch_size=batch,
-        recompute="full" if checkpointing else "none", zero_stage=3, software="PyTorch FSDP",
+        recompute="full" if checkpointing else "none", zero_stage=3,
+        software=_LLM_FOUNDRY_STACKS[mixed_precision],
         metric="mfu", value=mfu_percent / 100, assumptions=_LLM_FOUNDRY_ASSUMPTIONS[gpu],
         source=LLM_FOUNDRY.at(f'table "{gpu}", row {model} on {gpus} GPUs'))
 
 
-#: llm-foundry's benchmark rows (model, GPU, GPUs, MFU %, microbatch, global batch, checkpointing).
+#: llm-foundry's benchmark rows (model, GPU, GPUs, MFU %, microbatch, global batch, checkpointing,
+#: mixed precision).
 LLM_FOUNDRY_BENCHMARKS: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) for row in (
-    ("70B", "H100 80GB", 64, 42.57, 8, 2048, True),
-    ("70B", "H100 80GB", 32, 36.15, 2, 1024, True),
-    ("30B", "H100 80GB", 32, 43.92, 14, 1344, True),
-    ("13B", "H100 80GB", 64, 39.86, 2, 128, False),
-    ("3B", "H100 80GB", 64, 40.80, 6, 1152, False),
-    ("1B", "H100 80GB", 64, 40.85, 20, 1280, False),
-    ("7B", "H100 80GB", 8, 46.44, 6, 48, False),
-    ("70B", "A100 80GB", 64, 53.33, 8, 2048, True),
-    ("70B", "A100 80GB", 32, 48.56, 2, 1024, True),
-    ("7B", "A100 80GB", 8, 64.23, 6, 96, False),
-    ("70B", "A100 40GB", 128, 48.91, 4, 512, True),
-    ("70B", "A100 40GB", 64, 35.87, 2, 128, True),
-    ("30B", "A100 40GB", 128, 52.25, 6, 768, True),
-    ("13B", "A100 40GB", 128, 51.93, 16, 2048, True),
-    ("7B", "A100 40GB", 128, 50.14, 18, 2304, True),
-    ("1B", "A100 40GB", 128, 54.41, 10, 1280, False),
-    ("125M", "A100 40GB", 128, 38.86, 26, 3328, False),
+    ("70B", "H100 80GB", 64, 42.57, 8, 2048, True, "DEFAULT"),
+    ("70B", "H100 80GB", 32, 36.15, 2, 1024, True, "DEFAULT"),
+    ("30B", "H100 80GB", 32, 43.92, 14, 1344, True, "DEFAULT"),
+    ("13B", "H100 80GB", 64, 39.86, 2, 128, False, "DEFAULT"),
+    ("3B", "H100 80GB", 64, 40.80, 6, 1152, False, "DEFAULT"),
+    ("1B", "H100 80GB", 64, 40.85, 20, 1280, False, "DEFAULT"),
+    ("7B", "H100 80GB", 8, 46.44, 6, 48, False, "DEFAULT"),
+    ("70B", "A100 80GB", 64, 53.33, 8, 2048, True, "PURE"),
+    ("70B", "A100 80GB", 32, 48.56, 2, 1024, True, "PURE"),
+    ("7B", "A100 80GB", 8, 64.23, 6, 96, False, "DEFAULT"),
+    ("70B", "A100 40GB", 128, 48.91, 4, 512, True, "PURE"),
+    ("70B", "A100 40GB", 64, 35.87, 2, 128, True, "PURE"),
+    ("30B", "A100 40GB", 128, 52.25, 6, 768, True, "PURE"),
+    ("13B", "A100 40GB", 128, 51.93, 16, 2048, True, "PURE"),
+    ("7B", "A100 40GB", 128, 50.14, 18, 2304, True, "PURE"),
+    ("1B", "A100 40GB", 128, 54.41, 10, 1280, False, "PURE"),
+    ("125M", "A100 40GB", 128, 38.86, 26, 3328, False, "PURE"),
 ))
 
 

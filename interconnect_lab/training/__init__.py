@@ -49,6 +49,9 @@ part of each communication counted. The hidden part is not free either: what a
 hidden collective receives passes through HBM at least twice
 (:data:`interconnect_lab.collectives.HBM_BYTES_PER_RECEIVED_BYTE`, NCCL's
 maintainers), and that memory time is added to the compute it overlaps.
+A stack that keeps FP32 weights under autocast (``Software.fp32_weights``)
+also pays autocast's casts of every weight and weight gradient in HBM time,
+gathers 4 bytes per weight, and carries an FP32 residual stream.
 Communication times come from :mod:`interconnect_lab.collectives` over the
 link each group actually uses.
 All defaults are in :data:`DEFAULT_EFFICIENCIES` and :data:`SOFTWARE`; none is

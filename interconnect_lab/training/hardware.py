@@ -189,6 +189,18 @@ class Software:
         FP32 gradient buffer, 2 for ZeRO's 16-bit gradients) [B].
     parameter_bytes : int
         Bytes per weight element used in compute and gathered by ZeRO [B].
+    fp32_weights : bool
+        The weights stay FP32 and autocast runs the GEMMs in BF16 (PyTorch
+        FSDP with no ``param_dtype``, as Composer's ``DEFAULT`` mixed precision
+        set it in the PyTorch 1.13 era). Three costs follow: ZeRO gathers 4
+        bytes per weight; every forward pass (and recomputation) casts each
+        weight it uses to BF16 (read 4 B, write 2 B), the backward pass casts
+        its BF16 weight gradient back to FP32 (read 2, write 4) and, with
+        16-bit gradients, to the reduction's precision (read 4, write
+        ``gradient_bytes``); and the residual stream, which starts at the FP32
+        embedding, stays FP32, so each residual add and norm reads (and the
+        add writes) 4-byte elements. Off: the weights are gathered and used
+        in ``parameter_bytes`` (FSDP ``param_dtype`` BF16, Composer's ``PURE``).
     quantized_weights, hierarchical_partition, quantized_gradients : bool
         ZeRO++ (Wang et al. 2023) for ZeRO-3: INT8 weight all-gather (qwZ),
         a secondary weight partition inside each node so the backward
@@ -210,6 +222,7 @@ class Software:
     scatter_gather: bool = True
     gradient_bytes: int = 2
     parameter_bytes: int = 2
+    fp32_weights: bool = False
     quantized_weights: bool = False
     hierarchical_partition: bool = False
     quantized_gradients: bool = False

@@ -12,6 +12,17 @@ from ..sources import LLAMA3, MEGASCALE, SC21, Source
 PYTORCH_FSDP = Source(
     title="Y. Zhao et al., PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel",
     year=2023, url="https://arxiv.org/abs/2304.11277")
+COMPOSER_FSDP = Source(
+    title="MosaicML, Composer: prepare_fsdp_module (composer/trainer/dist_strategy.py)", year=2023,
+    url="https://github.com/mosaicml/composer/blob/029483a4dc79dae46d5e78906a6a694f0c228dd3/composer/trainer/dist_strategy.py",
+    note="mixed_precision 'DEFAULT' (the default): no param_dtype, so the weights stay FP32 (PyTorch 1.13 "
+         "FSDP refused FP32 as param_dtype), reduce_dtype the autocast precision, FP32 buffers; 'PURE': "
+         "parameters, reduction and buffers in the autocast precision")
+PYTORCH_AMP = Source(
+    title="PyTorch documentation, Automatic Mixed Precision package (torch.amp)", year=2023,
+    url="https://pytorch.org/docs/stable/amp.html",
+    note="under autocast, linear layers and matmuls cast their inputs to the lower precision at each call; "
+         "ops not listed (additions) run in the widest input type")
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
@@ -117,6 +128,9 @@ def _software():
         scatter_gather=False,
         sources=(PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
                                  "backward prefetch, reduce-scatter after backward"),))
+    fsdp_fp32 = dataclasses.replace(
+        fsdp, name="PyTorch FSDP, FP32 weights", fp32_weights=True,
+        sources=fsdp.sources + (COMPOSER_FSDP.at("mixed_precision='DEFAULT'"), PYTORCH_AMP))
     llama3 = Software(
         name="Llama 3", flash_attention=True, fused_norm_activation=True, pipeline_parallel_overlap=True,
         data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4, context_parallel_overlap=False,
@@ -133,7 +147,7 @@ def _software():
     megatron_core_fp8 = dataclasses.replace(
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
-    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp, fsdp, llama3,
+    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp, fsdp, fsdp_fp32, llama3,
                                                  megatron_core, megatron_core_fp8)})
 
 

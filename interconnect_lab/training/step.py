@@ -250,7 +250,9 @@ class TrainingStep:
         Computing all m microbatches on the slowest stage, recomputation included,
         plus the HBM time of the collectives hidden behind it: what they receive
         passes through HBM :data:`~interconnect_lab.collectives.HBM_BYTES_PER_RECEIVED_BYTE`
-        times, memory bandwidth the compute beside them loses [s].
+        times, memory bandwidth the compute beside them loses. With
+        ``Software.fp32_weights``, autocast's casts of the weights and their
+        gradients too [s].
     tensor_parallel_s : float or numpy.ndarray
         Exposed tensor- and context-parallel collectives [s].
     pipeline_s : float or numpy.ndarray
@@ -460,8 +462,11 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     core_flops = tokens * 4 * executed_keys * h / t                      # scores and attention x V
     blocks = 1 if software.parallel_block else 2
     mask = 1.0 if model.dropout else 0.0
-    norm_bytes = 0.0 if software.fused_norm_activation else blocks * 4 * tokens * h / replicated
-    residual_bytes = blocks * (6 + mask) * tokens * h / replicated
+    # The residual stream is FP32 when the weights are (it starts at the FP32 embedding):
+    # a norm reads it (and writes 2 B), an add reads it and a 2 B branch and writes it.
+    stream = 4 if software.fp32_weights else 2
+    norm_bytes = 0.0 if software.fused_norm_activation else blocks * (stream + 2) * tokens * h / replicated
+    residual_bytes = blocks * (2 * stream + 2 + mask) * tokens * h / replicated
     activation_bytes = 0.0 if software.fused_norm_activation else (
         (2 * model.mlp_matrices) * tokens * f / t)                      # read 2 (or 3 gated) ... write 1 wide tensor
     if software.flash_attention:
@@ -528,6 +533,21 @@ def _received_bytes(kind, size_bytes, ranks):
     return size_bytes * (2.0 if kind == "all_reduce" else 1.0) * (ranks - 1) / ranks
 
 
+def _weight_cast_bytes(software, recompute):
+    """HBM bytes per weight per microbatch that autocast's casts move when the weights are FP32 [B].
+
+    Each forward pass (the recomputed one too) casts the weight to BF16 (read
+    4, write 2); the backward pass casts the BF16 weight gradient to FP32 (read
+    2, write 4) and, when gradients are reduced in 16 bits, back down (read 4,
+    write ``gradient_bytes``). Nothing without ``Software.fp32_weights``.
+    """
+    if not software.fp32_weights:
+        return 0.0
+    forward_passes = 2 if recompute == "full" else 1
+    reduce_cast = 4 + software.gradient_bytes if software.gradient_bytes < 4 else 0
+    return 6.0 * forward_passes + 6.0 + reduce_cast
+
+
 def _hidden_share(comm_s, exposed_s):
     """Share of a collective's time hidden behind compute, 0 where there is no collective [-]."""
     comm_s, exposed_s = np.broadcast_arrays(np.asarray(comm_s, float), np.asarray(exposed_s, float))
@@ -559,12 +579,15 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
 
     # --- the slowest stage: layers of one stage plus the logits ------------------------
     layers_per_stage = _layers_per_stage(model, p, v, uneven_pipeline)
+    params = _stage_parameters(model, t, p, v, uneven_pipeline)
+    layer_params = params / layers_per_stage
     logit_s = 3 * (tokens * logit_flops / t / gemm_rate + 8 * tokens * V / t / hbm_rate)
     # A collective hidden behind compute still moves what it receives through HBM, at least
     # twice (collectives.HBM_BYTES_PER_RECEIVED_BYTE): memory time the compute beside it loses.
     hbm_per_received = collectives.HBM_BYTES_PER_RECEIVED_BYTE / hbm_rate
     layer_contention_s = layer.hidden_received_bytes * hbm_per_received
-    stage_compute_s = layers_per_stage * (layer_s + layer_contention_s) + logit_s
+    layer_casts_s = layer_params * _weight_cast_bytes(software, recompute) / hbm_rate
+    stage_compute_s = layers_per_stage * (layer_s + layer_contention_s + layer_casts_s) + logit_s
     stage_comm_s = layers_per_stage * layer_comm_exposed
     compute = m * stage_compute_s
     tensor_parallel = m * stage_comm_s
@@ -584,7 +607,6 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     pipeline = np.where(p > 1, transfers * transfer, 0.0)
 
     # --- data parallelism and ZeRO -------------------------------------------------------
-    params = _stage_parameters(model, t, p, v, uneven_pipeline)
     ranks_per_node = np.clip(node // (ti * ci), 1, di)
     # Per layer of the stage: its share of the parameters and its compute, which the
     # layer's collective hides behind when the stack overlaps them (prefetching the
@@ -592,7 +614,6 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     # pass of the layer before): c + (L - 1) max(c - w, 0) of L collectives c stays
     # exposed behind L windows w.
     layers_l = layers_per_stage
-    layer_params = params / layers_l
     forward_window, backward_window = layer.forward_s, layer.backward_s + layer.recompute_s
 
     def exposed(comm_s, window_s):
@@ -604,7 +625,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     replicas = di // shard
     shard_per_node = np.minimum(ranks_per_node, shard)
     gradient_layer = layer_params * software.gradient_bytes
-    weight_layer = layer_params * software.parameter_bytes
+    weight_layer = layer_params * (4 if software.fp32_weights else software.parameter_bytes)
     # Data-parallel groups are strided by t c (Megatron-LM's rank order): a group spans
     # d t c GPUs, and where that is more than a pod its ring leaves each pod once.
     pods = 1.0 if cluster_.pod_gpus is None else np.ceil(d * t * c / cluster_.pod_gpus)
@@ -626,7 +647,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
         # and reduce-scatters its gradients; with a shard group smaller than the
         # data-parallel group (hybrid sharding), the shards' gradients are then
         # all-reduced across the replicas once per step.
-        forward_wire = weight_layer * (0.5 if software.quantized_weights else 1.0)
+        forward_wire = layer_params * 1.0 if software.quantized_weights else weight_layer   # qwZ: INT8
         forward_gather = _collective_s("all_gather", forward_wire, shard, shard_per_node, cluster_, slow)
         backward_ranks = np.minimum(shard, shard_per_node) if software.hierarchical_partition else shard
         backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster_, slow)
