@@ -458,3 +458,29 @@ def test_llm_foundry_rows_replay_the_mixed_precision_their_table_states(run):
     # table and the A100 80 GB rows but the 70B ones, PURE elsewhere.
     pure = run.gpu == "A100 SXM 40GB" or (run.gpu == "A100 SXM" and run.layers == 80)
     assert run.software == ("PyTorch FSDP" if pure else "PyTorch FSDP, FP32 weights")
+
+
+# FlashAttention's backward pass recomputes the scores ------------------------------------------
+
+def _one_gpu_step(stack, monkeypatch, backward_flops):
+    from interconnect_lab.training import step as step_module
+    monkeypatch.setattr(step_module, "FLASH_ATTENTION_BACKWARD_FLOPS", backward_flops)
+    config = tr.parallel_config(1, global_batch_size=2, microbatch_size=2, recompute="none")
+    return tr.training_step("Llama 3 8B", "MegaScale", config, stack)
+
+
+def test_flash_attention_backward_costs_its_recomputed_scores(monkeypatch):
+    # One GPU, nothing to overlap: the step is linear in the backward pass's FLOPs, whose extra
+    # half forward (the recomputed scores) costs the attention core's forward time once more.
+    two, two_and_half, three = (_one_gpu_step("PyTorch FSDP", monkeypatch, k) for k in (2.0, 2.5, 3.0))
+    assert two_and_half.step_s > two.step_s
+    assert three.step_s - two_and_half.step_s == pytest.approx(two_and_half.step_s - two.step_s, rel=1e-9)
+    # Scores materialised in HBM are read back, not recomputed: the factor does not apply.
+    sc21 = [_one_gpu_step("Megatron-LM SC21", monkeypatch, k).step_s for k in (2.0, 3.0)]
+    assert sc21[0] == sc21[1]
+
+
+def test_flash_attention_backward_flops_come_from_a_source():
+    # Five matmuls (the recomputed scores and the four gradients) over the forward's two.
+    assert tr.FLASH_ATTENTION_BACKWARD_FLOPS == pytest.approx(5 / 2)
+    assert "benchmark_flash_attention.py" in tr.FLASH_ATTENTION_BACKWARD_SOURCE.url

@@ -33,7 +33,9 @@ group:
     t_\\text{layer} = \\frac{F_\\text{GEMM}}{\\eta_\\text{GEMM} R_\\text{peak}}
         + \\frac{Q_\\text{elementwise}}{\\eta_\\text{HBM} B_\\text{HBM}}
 
-times 1 (forward) + 2 (backward) + the recomputation pass. Small hidden sizes
+times 1 (forward) + 2 (backward) + the recomputation pass; FlashAttention's
+backward pass recomputes the attention scores, so its attention core costs
+:data:`FLASH_ATTENTION_BACKWARD_FLOPS` forward passes instead of 2. Small hidden sizes
 and materialised attention scores make the second term matter; large models
 are GEMM-bound. The slowest stage (the last, which also computes the logits)
 sets the pace:
@@ -93,7 +95,7 @@ from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_
 from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
 from .traffic import ParallelTraffic, parallel_traffic
 from .zero import ZeroVolume, zero_communication_volume, GradientCompression, gradient_compression
-from .hardware import ATTENTION_KERNELS
+from .hardware import ATTENTION_KERNELS, FLASH_ATTENTION_BACKWARD_FLOPS, FLASH_ATTENTION_BACKWARD_SOURCE
 from .fidelity import FidelityRow, replay, fidelity_table, fidelity_summary
 
 #: FLOP-counting conventions by name: each is ``function(model, recompute) -> FLOP per token``.
@@ -122,7 +124,8 @@ __all__ = [
     "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops",
     # hardware and software
     "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",
-    "Efficiencies", "DEFAULT_EFFICIENCIES", "ATTENTION_KERNELS",
+    "Efficiencies", "DEFAULT_EFFICIENCIES", "ATTENTION_KERNELS", "FLASH_ATTENTION_BACKWARD_FLOPS",
+    "FLASH_ATTENTION_BACKWARD_SOURCE",
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
     "TrainingStep", "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",

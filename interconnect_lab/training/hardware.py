@@ -119,6 +119,19 @@ FLASH_ATTENTION_3 = Source(
     year=2024, url="https://arxiv.org/abs/2407.08608", locator="Abstract",
     note="FlashAttention-2 reaches only 35% of the H100's peak; FlashAttention-3 up to 740 TFLOP/s in BF16 (75%)")
 
+FLASH_ATTENTION_BENCHMARK = Source(
+    title="Dao-AILab, flash-attention: benchmarks/benchmark_flash_attention.py", year=2023,
+    url="https://github.com/Dao-AILab/flash-attention/blob/0469c72723278048f1b1bd29f6c6155b5ef98369/benchmarks/benchmark_flash_attention.py",
+    note="flops(): the backward pass counts 2.5 times the forward's 4 b s^2 a d (halved when causal)")
+
+#: FLOPs of FlashAttention's backward pass over its forward pass [-]. The forward pass runs two
+#: matmuls (scores, then probabilities x V); the backward pass recomputes the scores from Q and
+#: K, since they were never stored, then runs the four matmuls of the gradients: five against
+#: two, as FlashAttention's own benchmark counts them (``FLASH_ATTENTION_BACKWARD_SOURCE``).
+#: Attention with materialised scores reads them back instead: twice the forward's FLOPs.
+FLASH_ATTENTION_BACKWARD_FLOPS = 2.5
+FLASH_ATTENTION_BACKWARD_SOURCE = FLASH_ATTENTION_BENCHMARK.at("flops()")
+
 #: Share of the dense BF16 peak an attention kernel reaches, by kernel and catalog GPU.
 #: The attention core (scores and attention x V) runs at the lower of this and the
 #: GEMM rate; a GPU not listed is held to the GEMM rate alone.

@@ -16,7 +16,7 @@ from .models import (
     TransformerModel, _embedding_parameters, _forward_flops_per_token, _layer_parameters,
     flops_per_token, training_time_s,
 )
-from .hardware import ATTENTION_KERNELS, Cluster, Efficiencies, Software
+from .hardware import ATTENTION_KERNELS, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
     transformer_model,
@@ -482,13 +482,17 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
     projection_forward_s, projection_backward_s = _projection_gemm_s(
         model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t)
+    # The backward pass of the attention core: four matmuls (twice the forward's FLOPs), and
+    # FlashAttention recomputes the scores first, a fifth (FLASH_ATTENTION_BACKWARD_FLOPS).
+    backward_core = FLASH_ATTENTION_BACKWARD_FLOPS if software.flash_attention else 2.0
+    backward_core_s = backward_core * core_flops / attention_rate + 2 * core_bytes / hbm_rate
     forward_s = core_s + projection_forward_s + elementwise_s
-    backward_s = 2 * (core_s + elementwise_s) + projection_backward_s
+    backward_s = backward_core_s + 2 * elementwise_s + projection_backward_s
     recompute_s = {"full": forward_s, "selective": core_s, "none": 0.0}[recompute]
     layer_s = forward_s + backward_s + recompute_s
     layer_gemm_s = (projection_forward_s + projection_backward_s
                     + {"full": projection_forward_s, "selective": 0.0, "none": 0.0}[recompute]
-                    + (3 + (0 if recompute == "none" else 1)) * core_flops / gemm_rate)
+                    + (1 + backward_core + (0 if recompute == "none" else 1)) * core_flops / gemm_rate)
 
     # Tensor parallelism: one all-reduce of the b·s·h activations after attention and one
     # after the MLP (one in all with a parallel block), in every pass (SC21 §3.2).
