@@ -31,7 +31,7 @@ def test_every_run_names_its_source_and_what_it_assumed():
 
 
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-03 with the defaults: median 8.3%, worst 28.5% (MPT-70B on 64 A100
+    # Measured 2026-12-03 with the defaults: median 8.45%, worst 26.8% (MPT-70B on 64 A100
     # 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7% and
     # no run beyond 15%; these bounds only stop the table from getting worse.
     summary = tr.fidelity_summary()
@@ -52,7 +52,8 @@ def test_megatron_style_runs_within_seventeen_percent(run):
                                  and r.microbatch_size >= 4 and r.hidden_size >= 2048], ids=lambda r: r.label)
 def test_fsdp_runs_on_a100_within_ten_percent(run):
     # llm-foundry's A100 table, FULL_SHARD, rows with at least 4 sequences per microbatch and
-    # a hidden size of at least 2,048 (the GEMM model's range; MPT-125M is +20%).
+    # a hidden size of at least 2,048 (the GEMM model's range; MPT-125M is +11%). Measured
+    # -4% to -10%: with the Triton attention MPT ran, the A100 rows sit at the low edge.
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < 0.10
 

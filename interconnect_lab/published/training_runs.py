@@ -150,7 +150,7 @@ _LLM_FOUNDRY_ASSUMPTIONS = {
 
 
 #: The table's "MP Mode" column: Composer's FSDP mixed precision, and the stack it names.
-_LLM_FOUNDRY_STACKS = {"DEFAULT": "PyTorch FSDP, FP32 weights", "PURE": "PyTorch FSDP"}
+_LLM_FOUNDRY_STACKS = {"DEFAULT": "llm-foundry 2023, DEFAULT", "PURE": "llm-foundry 2023, PURE"}
 
 
 def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing, mixed_precision):

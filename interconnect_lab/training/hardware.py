@@ -124,6 +124,13 @@ FLASH_ATTENTION_BENCHMARK = Source(
     url="https://github.com/Dao-AILab/flash-attention/blob/0469c72723278048f1b1bd29f6c6155b5ef98369/benchmarks/benchmark_flash_attention.py",
     note="flops(): the backward pass counts 2.5 times the forward's 4 b s^2 a d (halved when causal)")
 
+FLASH_ATTENTION_TRITON = Source(
+    title="T. Dao, flash-attention: flash_attn/flash_attn_triton.py (the Triton FlashAttention)", year=2022,
+    url="https://github.com/Dao-AILab/flash-attention/blob/00583fb14af7b84c4dca7531dc23126870eb0d35/flash_attn/flash_attn_triton.py",
+    note="docstring: 'Overall Triton forward + backward is slightly slower than CUDA forward + backward' "
+         "(the CUDA FlashAttention of 2022, which FlashAttention-2's abstract puts at 25-40% of an A100's peak); "
+         "'only been tested on A100'")
+
 #: FLOPs of FlashAttention's backward pass over its forward pass [-]. The forward pass runs two
 #: matmuls (scores, then probabilities x V); the backward pass recomputes the scores from Q and
 #: K, since they were never stored, then runs the four matmuls of the gradients: five against
@@ -139,6 +146,17 @@ ATTENTION_KERNELS = MappingProxyType({
     "FlashAttention-2": MappingProxyType({"A100 SXM": 0.72, "A100 SXM 40GB": 0.72,
                                          "H100 SXM": 0.35, "H200 SXM": 0.35}),
     "FlashAttention-3": MappingProxyType({"H100 SXM": 0.75, "H200 SXM": 0.75}),
+    # Upper bounds: slightly slower than the first FlashAttention (at most 40% of an A100), and
+    # on Hopper, where it was never measured, no faster than FlashAttention-2.
+    "FlashAttention (Triton)": MappingProxyType({"A100 SXM": 0.40, "A100 SXM 40GB": 0.40,
+                                                "H100 SXM": 0.35, "H200 SXM": 0.35}),
+})
+
+#: Where each kernel's shares in :data:`ATTENTION_KERNELS` come from.
+ATTENTION_KERNEL_SOURCES = MappingProxyType({
+    "FlashAttention-2": (FLASH_ATTENTION_2, FLASH_ATTENTION_3),
+    "FlashAttention-3": (FLASH_ATTENTION_3,),
+    "FlashAttention (Triton)": (FLASH_ATTENTION_TRITON, FLASH_ATTENTION_2),
 })
 
 
@@ -173,7 +191,9 @@ class Software:
         Which FlashAttention, a name in ``training.ATTENTION_KERNELS``: its
         published share of the GPU's peak caps the attention core's rate
         (FlashAttention-2 reaches 72% of an A100 but 35% of an H100;
-        FlashAttention-3 75% of an H100).
+        FlashAttention-3 75% of an H100; the Triton FlashAttention that
+        MosaicML's MPT ran in 2023 is held to the first FlashAttention's 40%
+        of an A100, and on Hopper to FlashAttention-2's share).
     fused_norm_activation : bool
         LayerNorm and the MLP activation fused into neighbouring kernels
         (MegaScale §3.4 "efficient operators"): their separate HBM round trips vanish.

@@ -18,6 +18,11 @@ COMPOSER_FSDP = Source(
     note="mixed_precision 'DEFAULT' (the default): no param_dtype, so the weights stay FP32 (PyTorch 1.13 "
          "FSDP refused FP32 as param_dtype), reduce_dtype the autocast precision, FP32 buffers; 'PURE': "
          "parameters, reduction and buffers in the autocast precision")
+LLM_FOUNDRY_BENCHMARK_SCRIPT = Source(
+    title="MosaicML, llm-foundry: scripts/train/benchmarking/submit_benchmarks.py", year=2023,
+    url="https://github.com/mosaicml/llm-foundry/blob/12a631913c786ac70e33e42047d2eae6f443ee69/scripts/train/benchmarking/submit_benchmarks.py",
+    note="the benchmark runs' settings: attn_impl 'triton' (the MPT yamls' too), FULL_SHARD, "
+         "limit_all_gathers, low-precision LayerNorm, the FSDP mixed precision as given")
 PYTORCH_AMP = Source(
     title="PyTorch documentation, Automatic Mixed Precision package (torch.amp)", year=2023,
     url="https://pytorch.org/docs/stable/amp.html",
@@ -128,9 +133,15 @@ def _software():
         scatter_gather=False,
         sources=(PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
                                  "backward prefetch, reduce-scatter after backward"),))
-    fsdp_fp32 = dataclasses.replace(
-        fsdp, name="PyTorch FSDP, FP32 weights", fp32_weights=True,
-        sources=fsdp.sources + (COMPOSER_FSDP.at("mixed_precision='DEFAULT'"), PYTORCH_AMP))
+    # MosaicML's llm-foundry benchmarks of 2023: FSDP through Composer, the Triton FlashAttention
+    # kernel, and Composer's FSDP mixed precision, PURE (BF16 weights) or DEFAULT (FP32 weights).
+    llm_foundry = dataclasses.replace(
+        fsdp, name="llm-foundry 2023, PURE", attention_kernel="FlashAttention (Triton)",
+        sources=fsdp.sources + (LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='PURE'")))
+    llm_foundry_fp32 = dataclasses.replace(
+        llm_foundry, name="llm-foundry 2023, DEFAULT", fp32_weights=True,
+        sources=fsdp.sources + (LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='DEFAULT'"),
+                                PYTORCH_AMP))
     llama3 = Software(
         name="Llama 3", flash_attention=True, fused_norm_activation=True, pipeline_parallel_overlap=True,
         data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4, context_parallel_overlap=False,
@@ -147,7 +158,8 @@ def _software():
     megatron_core_fp8 = dataclasses.replace(
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
-    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp, fsdp, fsdp_fp32, llama3,
+    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp, fsdp, llm_foundry,
+                                                 llm_foundry_fp32, llama3,
                                                  megatron_core, megatron_core_fp8)})
 
 
