@@ -36,6 +36,9 @@ class PublishedRun:
         The transformer's shape.
     gated_mlp : bool
         SwiGLU-style MLP (three matrices) rather than two.
+    dropout : bool or None
+        The model applies dropout; None for its architecture's usual choice
+        (GPT-style models do, Llama-style models do not).
     gpu : str
         Catalog GPU name.
     gpus, gpus_per_node : int
@@ -84,6 +87,7 @@ class PublishedRun:
     vocabulary_size: int
     sequence_length: int
     gated_mlp: bool
+    dropout: bool | None = None
     gpu: str
     gpus: int
     gpus_per_node: int
@@ -126,7 +130,8 @@ LLM_FOUNDRY = Source(
     year=2023,
     url="https://github.com/mosaicml/llm-foundry/blob/061f2c7ce64e655100286584a7629e2a09f827ba/scripts/train/benchmarking/README.md",
     note="MFU counts 6N per token plus 12 l h s for attention, no recomputation, over the dense BF16 peak; "
-         "PyTorch FSDP FULL_SHARD, no tensor or pipeline parallelism; model shapes from scripts/train/yamls/pretrain/mpt-*.yaml")
+         "PyTorch FSDP FULL_SHARD, no tensor or pipeline parallelism; model shapes from scripts/train/yamls/pretrain/mpt-*.yaml, "
+         "which leave MPTConfig's dropout probabilities at their default of 0 (llmfoundry/models/mpt/configuration_mpt.py)")
 
 _MPT = {   # name: (layers, hidden, heads): d_model, n_heads, n_layers of the MPT yamls; FFN 4h, vocabulary 50,368
     "125M": (12, 768, 12), "1B": (24, 2048, 16), "3B": (32, 2560, 20), "7B": (32, 4096, 32),
@@ -158,7 +163,7 @@ def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing
     return PublishedRun(
         label=f"MPT-{model}, {gpus} x {gpu}", organisation="MosaicML",
         layers=layers, hidden_size=hidden, heads=heads, kv_heads=heads, ffn_hidden_size=4 * hidden,
-        vocabulary_size=50368, sequence_length=2048, gated_mlp=False, gpus=gpus, gpus_per_node=8,
+        vocabulary_size=50368, sequence_length=2048, gated_mlp=False, dropout=False, gpus=gpus, gpus_per_node=8,
         **_LLM_FOUNDRY_CLUSTERS[gpu], microbatch_size=microbatch, global_batch_size=batch,
         recompute="full" if checkpointing else "none", zero_stage=3,
         software=_LLM_FOUNDRY_STACKS[mixed_precision],

@@ -59,6 +59,8 @@ def replay(run) -> TrainingStep:
                              vocabulary_size=run.vocabulary_size, sequence_length=run.sequence_length,
                              name=run.label),
         kv_heads=run.kv_heads, ffn_hidden_size=run.ffn_hidden_size)
+    if run.dropout is not None:
+        model = dataclasses.replace(model, dropout=run.dropout)
     hardware = Cluster(name=run.label, gpu=run.gpu, gpus_per_node=run.gpus_per_node,
                        scale_up_link=run.scale_up_link, scale_out_link=run.scale_out_link,
                        nics_per_node=run.nics_per_node, pod_gpus=run.pod_gpus,
