@@ -33,18 +33,18 @@ def test_every_run_names_its_source_and_what_it_assumed():
 
 
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-03 with the defaults: median 8.45%, worst 26.9% (MPT-70B on 64 A100
+    # Measured 2026-12-03 with the defaults: median 8.0%, worst 28.4% (MPT-70B on 64 A100
     # 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7% and
     # no run beyond 15%; these bounds only stop the table from getting worse.
     summary = tr.fidelity_summary()
-    assert summary["median_abs_error"] < 0.085
+    assert summary["median_abs_error"] < 0.081
     assert summary["max_abs_error"] < 0.30
 
 
 @pytest.mark.parametrize("run", KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS[:2], ids=lambda r: r.label)
 def test_megatron_style_runs_within_seventeen_percent(run):
     # Korthikanti et al. Table 5 (A100), BLOOM's logged TFLOP/s, Llama 3 Table 4 (H100, 8K):
-    # runs whose sources state every input but the interleave depth. Measured: -16% (the 1T
+    # runs whose sources state every input but the interleave depth. Measured: -15% (the 1T
     # model, interleaving not stated) to +4%.
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < 0.17
@@ -54,8 +54,8 @@ def test_megatron_style_runs_within_seventeen_percent(run):
                                  and r.microbatch_size >= 4 and r.hidden_size >= 2048], ids=lambda r: r.label)
 def test_fsdp_runs_on_a100_within_ten_percent(run):
     # llm-foundry's A100 table, FULL_SHARD, rows with at least 4 sequences per microbatch and
-    # a hidden size of at least 2,048 (the GEMM model's range; MPT-125M is +11%). Measured
-    # -4% to -10%: with the Triton attention MPT ran, the A100 rows sit at the low edge.
+    # a hidden size of at least 2,048 (the GEMM model's range; MPT-125M is +13%). Measured
+    # -3% to -9%: with the Triton attention MPT ran, the A100 rows sit at the low edge.
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < 0.10
 
@@ -63,8 +63,8 @@ def test_fsdp_runs_on_a100_within_ten_percent(run):
 @pytest.mark.parametrize("run", [r for r in LLM_FOUNDRY_BENCHMARKS if r.gpu == "H100 SXM"], ids=lambda r: r.label)
 def test_fsdp_runs_on_h100_with_their_stated_fp32_weights(run):
     # llm-foundry's H100 table ran Composer's DEFAULT mixed precision (FP32 weights under
-    # autocast). Checkpointed rows: measured -3.8% to -4.9%, within 6%. Rows without
-    # checkpointing: +7.9% to +15.6% (MPT-1B); they were +17% to +28% before the FP32 weights'
+    # autocast). Checkpointed rows: measured -2.7% to -3.8%, within 6%. Rows without
+    # checkpointing: +8.9% to +16.7% (MPT-1B); they were +17% to +28% before the FP32 weights'
     # gathers, casts and residual stream, and FlashAttention's recomputed scores, were modelled.
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < (0.06 if run.recompute == "full" else 0.17)

@@ -32,23 +32,32 @@ def sc21_model(run):
                                    sequence_length=SC21_TABLE1_SEQUENCE_LENGTH)
 
 
-def sc21_step(run):
+def sc21_step(run, efficiencies=tr.DEFAULT_EFFICIENCIES):
     config = tr.parallel_config(run.gpus, global_batch_size=run.batch_size,
                                 tensor_parallel=run.tensor_parallel,
                                 pipeline_parallel=run.pipeline_parallel,
                                 microbatch_size=run.microbatch_size, interleave=run.interleave or 1,
                                 recompute="full")
-    return tr.training_step(sc21_model(run), "Selene", config, "Megatron-LM SC21")
+    return tr.training_step(sc21_model(run), "Selene", config, "Megatron-LM SC21", efficiencies=efficiencies)
 
 
-def megascale_step(run):
+def megascale_step(run, efficiencies=tr.DEFAULT_EFFICIENCIES):
     megatron = run.system == "Megatron-LM"
     config = tr.parallel_config(run.gpus, global_batch_size=run.batch_size, tensor_parallel=8,
                                 pipeline_parallel=8, interleave=6,
                                 microbatch_size=tr.MEGASCALE_MICROBATCH_SIZE, recompute="selective",
                                 sequence_parallel=True, zero_stage=0 if megatron else 2)
     stack = "Megatron-LM 2023" if megatron else "MegaScale"
-    return tr.training_step("MegaScale 175B", "MegaScale", config, stack)
+    return tr.training_step("MegaScale 175B", "MegaScale", config, stack, efficiencies=efficiencies)
+
+
+def calibration_errors(gemm):
+    """Relative errors over SC21 Table 1 and MegaScale Table 2 with ``Efficiencies.gemm = gemm``."""
+    efficiencies = dataclasses.replace(tr.DEFAULT_EFFICIENCIES, gemm=gemm)
+    sc21 = [sc21_step(run, efficiencies).hardware_flop_per_s_per_gpu / run.flop_per_s_per_gpu - 1
+            for run in SC21_TABLE1]
+    megascale = [megascale_step(run, efficiencies).mfu / run.mfu - 1 for run in MEGASCALE_TABLE2]
+    return np.array(sc21 + megascale)
 
 
 # Published values ------------------------------------------------------------------
@@ -499,7 +508,18 @@ def test_every_attention_kernel_names_its_sources():
 def test_the_triton_flash_attention_is_held_below_flash_attention_2():
     # Slightly slower than the first FlashAttention, which FlashAttention-2 doubled on an A100;
     # on Hopper, where it was never measured, no faster than FlashAttention-2.
-    triton, fa2 = tr.ATTENTION_KERNELS["FlashAttention (Triton)"], tr.ATTENTION_KERNELS["FlashAttention-2"]
+    triton, fa2 = tr.ATTENTION_KERNELS["FlashAttention-1"], tr.ATTENTION_KERNELS["FlashAttention-2"]
     assert triton["A100 SXM"] <= fa2["A100 SXM"] / 1.7
     assert set(triton) == set(fa2)
     assert all(triton[gpu] <= fa2[gpu] for gpu in fa2)
+
+
+def test_gemm_efficiency_is_the_value_its_documented_rule_chooses():
+    # Efficiencies.gemm: to 0.01, the value with the smallest median |error| over SC21 Table 1 and
+    # MegaScale Table 2 that keeps all 26 rows within 10%. Neighbours either break 10% or do worse.
+    chosen = tr.DEFAULT_EFFICIENCIES.gemm
+    errors = np.abs(calibration_errors(chosen))
+    assert errors.max() < 0.10
+    for neighbour in (chosen - 0.02, chosen - 0.01, chosen + 0.01, chosen + 0.02):
+        other = np.abs(calibration_errors(round(neighbour, 2)))
+        assert other.max() >= 0.10 or np.median(other) > np.median(errors), neighbour

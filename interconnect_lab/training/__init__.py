@@ -35,7 +35,7 @@ group:
 
 times 1 (forward) + 2 (backward) + the recomputation pass; FlashAttention's
 backward pass recomputes the attention scores, so its attention core costs
-:data:`FLASH_ATTENTION_BACKWARD_FLOPS` forward passes instead of 2. Small hidden sizes
+``training.FLASH_ATTENTION_BACKWARD_FLOPS`` forward passes instead of 2. Small hidden sizes
 and materialised attention scores make the second term matter; large models
 are GEMM-bound. The slowest stage (the last, which also computes the logits)
 sets the pace:
@@ -117,6 +117,7 @@ DEFAULT_EFFICIENCIES = presets.DEFAULT_EFFICIENCIES
 #: the largest for which every run of Table 2 satisfies the interleaved schedule's
 #: rule that the microbatch count be a multiple of the pipeline depth.
 MEGASCALE_MICROBATCH_SIZE = presets.MEGASCALE_MICROBATCH_SIZE
+EFFICIENT_OPERATORS = presets.EFFICIENT_OPERATORS
 
 __all__ = [
     # model descriptions
@@ -136,6 +137,6 @@ __all__ = [
     # communication volumes
     "ZeroVolume", "zero_communication_volume", "GradientCompression", "gradient_compression",
     # replaying published runs
-    "megascale_ablation", "MEGASCALE_MICROBATCH_SIZE",
+    "megascale_ablation", "MEGASCALE_MICROBATCH_SIZE", "EFFICIENT_OPERATORS",
     "FidelityRow", "replay", "fidelity_table", "fidelity_summary",
 ]

@@ -742,7 +742,7 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
     ...                          pipeline_parallel=64, microbatch_size=1)
     >>> step = training_step(model, "Selene", config, "Megatron-LM SC21")
     >>> round(step.hardware_flop_per_s_per_gpu / 1e12)
-    147
+    149
     >>> step.memory.fits
     True
     """

@@ -12,7 +12,8 @@ from .._validation import check_choice, check_integer
 from .models import TransformerModel, _RECOMPUTE
 from .hardware import Cluster, Software
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE, _resolve, cluster,
+    CLUSTERS, DEFAULT_EFFICIENCIES, EFFICIENT_OPERATORS, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE, _resolve,
+    cluster,
     scale_out_variants, software, transformer_model,
 )
 from .config import parallel_config
@@ -232,7 +233,8 @@ def megascale_ablation(cluster_="MegaScale", *, gpus=256, global_batch_size=256,
     with plain data-parallel all-reduce (Megatron-LM's default); the steps the
     model can express are the parallel transformer block, TP overlap, PP
     overlap, DP overlap (with ZeRO-2-style reduce-scatter and all-gather, as
-    MegaScale §3.2 describes), efficient operators, and LAMB's three-times
+    MegaScale §3.2 describes), efficient operators (FlashAttention-2 and
+    fused LayerNorm and GeLU, ``EFFICIENT_OPERATORS``), and LAMB's three-times
     larger batch. Sliding-window attention (window not published) and
     "miscellaneous" are not modelled.
 
@@ -255,7 +257,7 @@ def megascale_ablation(cluster_="MegaScale", *, gpus=256, global_batch_size=256,
         ("tensor-parallel overlap", {"tensor_parallel_overlap": True}, 0),
         ("pipeline-parallel overlap", {"pipeline_parallel_overlap": True}, 0),
         ("data-parallel overlap", {"data_parallel_overlap": True}, 2),
-        ("efficient operators", {"fused_norm_activation": True}, 2),
+        ("efficient operators", EFFICIENT_OPERATORS, 2),
     ]
 
     def mfu(batch, zero_stage):

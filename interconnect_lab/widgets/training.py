@@ -14,7 +14,7 @@ from ..plotting.training import (
     schedule_title, training_breakdown_plot,
 )
 from ..training import (
-    CLUSTERS, MODELS, TrainingStep, network_scan, parallel_config, parallel_sweep, parameter_count,
+    CLUSTERS, EFFICIENT_OPERATORS, MODELS, TrainingStep, network_scan, parallel_config, parallel_sweep, parameter_count,
     pipeline_bubble_fraction, pipeline_schedule, scale_out_variants, software, system_cluster, training_step,
     zero_communication_volume,
 )
@@ -34,7 +34,7 @@ OVERLAP_SWITCHES = (
     ("tensor-parallel overlap", "tensor_parallel_overlap"),
     ("pipeline-parallel overlap", "pipeline_parallel_overlap"),
     ("data-parallel overlap", "data_parallel_overlap"),
-    ("fused operators", "fused_norm_activation"),
+    ("efficient operators", "fused_norm_activation"),   # with FlashAttention-2: EFFICIENT_OPERATORS
 )
 
 _BASE_STACK = "Megatron-LM 2023"
@@ -149,7 +149,8 @@ class TrainingRunPanel(Panel):
         chosen = {field: bool(values[field]) for _, field in OVERLAP_SWITCHES}
         name = "MegaScale" if all(chosen.values()) else (
             _BASE_STACK if not any(chosen.values()) else f"{_BASE_STACK} + some MegaScale switches")
-        return dataclasses.replace(software(_BASE_STACK), name=name, **chosen)
+        changes = dict(chosen, **(EFFICIENT_OPERATORS if chosen["fused_norm_activation"] else {}))
+        return dataclasses.replace(software(_BASE_STACK), name=name, **changes)
 
     def compute(self, **values):
         """The step (and the split used), or why the configuration is not possible."""
