@@ -117,6 +117,9 @@ DEFAULT_EFFICIENCIES = presets.DEFAULT_EFFICIENCIES
 #: the largest for which every run of Table 2 satisfies the interleaved schedule's
 #: rule that the microbatch count be a multiple of the pipeline depth.
 MEGASCALE_MICROBATCH_SIZE = presets.MEGASCALE_MICROBATCH_SIZE
+
+#: MegaScale's "efficient operators" (§3.4) as changes to a stack: FlashAttention-2 in place of
+#: the first FlashAttention, and LayerNorm and GeLU fused into neighbouring kernels.
 EFFICIENT_OPERATORS = presets.EFFICIENT_OPERATORS
 
 __all__ = [
