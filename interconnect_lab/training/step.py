@@ -464,7 +464,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     mask = 1.0 if model.dropout else 0.0
     # The residual stream is FP32 when the weights are (it starts at the FP32 embedding):
     # a norm reads it (and writes 2 B), an add reads it and a 2 B branch and writes it.
-    stream = 4 if software.fp32_weights else 2
+    stream = _FP32_BYTES if software.fp32_weights else 2
     norm_bytes = 0.0 if software.fused_norm_activation else blocks * (stream + 2) * tokens * h / replicated
     residual_bytes = blocks * (2 * stream + 2 + mask) * tokens * h / replicated
     activation_bytes = 0.0 if software.fused_norm_activation else (
@@ -537,19 +537,30 @@ def _received_bytes(kind, size_bytes, ranks):
     return size_bytes * (2.0 if kind == "all_reduce" else 1.0) * (ranks - 1) / ranks
 
 
+#: Bytes of one FP32 element [B].
+_FP32_BYTES = 4
+
+
+def _stored_weight_bytes(software):
+    """Bytes per weight as the stack keeps and ZeRO gathers it: FP32 with ``fp32_weights`` [B]."""
+    return _FP32_BYTES if software.fp32_weights else software.parameter_bytes
+
+
 def _weight_cast_bytes(software, recompute):
     """HBM bytes per weight per microbatch that autocast's casts move when the weights are FP32 [B].
 
-    Each forward pass (the recomputed one too) casts the weight to BF16 (read
-    4, write 2); the backward pass casts the BF16 weight gradient to FP32 (read
-    2, write 4) and, when gradients are reduced in 16 bits, back down (read 4,
-    write ``gradient_bytes``). Nothing without ``Software.fp32_weights``.
+    Each forward pass (the recomputed one too) casts the weight to the compute
+    precision (read 4, write ``parameter_bytes``); the backward pass casts the
+    weight gradient back to FP32 (read ``parameter_bytes``, write 4) and, when
+    gradients are reduced in fewer bytes, down again (read 4, write
+    ``gradient_bytes``). Nothing without ``Software.fp32_weights``.
     """
     if not software.fp32_weights:
         return 0.0
     forward_passes = 2 if recompute == "full" else 1
-    reduce_cast = 4 + software.gradient_bytes if software.gradient_bytes < 4 else 0
-    return 6.0 * forward_passes + 6.0 + reduce_cast
+    cast = _FP32_BYTES + software.parameter_bytes                    # one cast, either way
+    reduce_cast = _FP32_BYTES + software.gradient_bytes if software.gradient_bytes < _FP32_BYTES else 0
+    return float(cast * forward_passes + cast + reduce_cast)
 
 
 def _hidden_share(comm_s, exposed_s):
@@ -629,7 +640,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     replicas = di // shard
     shard_per_node = np.minimum(ranks_per_node, shard)
     gradient_layer = layer_params * software.gradient_bytes
-    weight_layer = layer_params * (4 if software.fp32_weights else software.parameter_bytes)
+    weight_layer = layer_params * _stored_weight_bytes(software)
     # Data-parallel groups are strided by t c (Megatron-LM's rank order): a group spans
     # d t c GPUs, and where that is more than a pod its ring leaves each pod once.
     pods = 1.0 if cluster_.pod_gpus is None else np.ceil(d * t * c / cluster_.pod_gpus)
