@@ -33,11 +33,11 @@ def test_every_run_names_its_source_and_what_it_assumed():
 
 
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-03 with the defaults: median 8.0%, worst 28.4% (MPT-70B on 64 A100
+    # Measured 2026-12-03 with the defaults: median 7.4%, worst 28.4% (MPT-70B on 64 A100
     # 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7% and
     # no run beyond 15%; these bounds only stop the table from getting worse.
     summary = tr.fidelity_summary()
-    assert summary["median_abs_error"] < 0.081
+    assert summary["median_abs_error"] < 0.075
     assert summary["max_abs_error"] < 0.30
 
 
@@ -63,11 +63,12 @@ def test_fsdp_runs_on_a100_within_ten_percent(run):
 @pytest.mark.parametrize("run", [r for r in LLM_FOUNDRY_BENCHMARKS if r.gpu == "H100 SXM"], ids=lambda r: r.label)
 def test_fsdp_runs_on_h100_with_their_stated_fp32_weights(run):
     # llm-foundry's H100 table ran Composer's DEFAULT mixed precision (FP32 weights under
-    # autocast). Checkpointed rows: measured -2.7% to -3.8%, within 6%. Rows without
-    # checkpointing: +8.9% to +16.7% (MPT-1B); they were +17% to +28% before the FP32 weights'
-    # gathers, casts and residual stream, and FlashAttention's recomputed scores, were modelled.
+    # autocast) and the Triton FlashAttention, at its A100 ratio to FlashAttention-2. Measured
+    # -6.9% (MPT-30B) to +7.6% (MPT-1B); the rows without checkpointing were +17% to +28%
+    # before the FP32 weights, FlashAttention's recomputed scores and the kernel's Hopper share
+    # were modelled.
     (row,) = tr.fidelity_table((run,))
-    assert abs(row.error) < (0.06 if run.recompute == "full" else 0.17)
+    assert abs(row.error) < 0.08
 
 
 def test_replay_uses_the_stated_split():
