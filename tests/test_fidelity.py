@@ -45,7 +45,8 @@ def test_the_table_errors_do_not_grow():
 def test_megatron_style_runs_within_seventeen_percent(run):
     # Korthikanti et al. Table 5 (A100), BLOOM's logged TFLOP/s, Llama 3 Table 4 (H100, 8K):
     # runs whose sources state every input but the interleave depth. Measured: -15% (the 1T
-    # model, interleaving not stated) to +4%.
+    # model, interleaving not stated) to +10% (Llama 3 on 8,192 GPUs, whose last pipeline stage
+    # holds one layer fewer beside the output layer, as the paper splits it).
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < 0.17
 

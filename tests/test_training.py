@@ -368,9 +368,10 @@ def test_wrong_types_are_rejected():
         tr.training_step(42, "Selene", tr.ParallelConfig(global_batch_size=8))
 
 
-def test_uneven_pipeline_is_opt_in_and_paced_by_the_fullest_stage():
-    # Llama 3 405B runs 126 layers on 16 pipeline stages (Grattafiori et al. 2024, §3.3.2):
-    # the default refuses the split and says how to allow it.
+def test_uneven_pipeline_is_opt_in_and_leaves_the_short_stages_at_the_ends():
+    # Llama 3 405B runs 126 layers on 16 pipeline stages, one layer fewer on the first and the
+    # last, where the embedding and the output layer are (Grattafiori et al. 2024, §3.3.2).
+    # The default refuses the split and says how to allow it.
     model = tr.transformer_model("Llama 3 405B")
     with pytest.raises(ValueError, match=r"layers = 126 are not divisible by pipeline_parallel = 16 .*uneven_pipeline"):
         tr.parallel_config(8192, global_batch_size=2048, tensor_parallel=8, pipeline_parallel=16).check(model)
@@ -378,15 +379,28 @@ def test_uneven_pipeline_is_opt_in_and_paced_by_the_fullest_stage():
     uneven = tr.parallel_config(8192, global_batch_size=2048, tensor_parallel=8, pipeline_parallel=16,
                                 uneven_pipeline=True, recompute="selective", sequence_parallel=True,
                                 zero_stage=1)
-    step = tr.training_step(model, cluster_, uneven, "Megatron-LM 2023")
-    # The fullest stage holds ceil(126 / 16) = 8 layers: the same step as 128 layers split evenly.
+
+    def step(model_, config=uneven):
+        return tr.training_step(model_, cluster_, config, "Megatron-LM 2023")
+
+    def vocabulary(model_, factor):
+        return dataclasses.replace(model_, vocabulary_size=int(model_.vocabulary_size * factor))
+
+    llama = step(model)
+    # 128 layers split evenly put 8 layers and the logits on the last stage; the uneven split
+    # leaves it 7 layers and the logits, which cost less than a layer, so 8 layers set the pace.
     even_model = dataclasses.replace(model, layers=128)
     even = dataclasses.replace(uneven, uneven_pipeline=False)
-    reference = tr.training_step(even_model, cluster_, even, "Megatron-LM 2023")
-    assert step.step_s == pytest.approx(reference.step_s, rel=1e-12)
-    assert step.memory.weights_bytes == pytest.approx(reference.memory.weights_bytes, rel=1e-12)
-    # ... while the model FLOPs are those of the 126 layers the model has.
-    assert step.model_flops < reference.model_flops
+    reference = step(even_model, even)
+    assert llama.compute_s < reference.compute_s
+    assert llama.memory.weights_bytes < reference.memory.weights_bytes
+    # So a smaller vocabulary changes nothing in the uneven split, and speeds up the even one ...
+    assert step(vocabulary(model, 0.5)).compute_s == pytest.approx(llama.compute_s, rel=1e-12)
+    assert step(vocabulary(even_model, 0.5), even).compute_s < reference.compute_s
+    # ... until the logits outweigh a layer: then the last stage sets the pace again.
+    assert step(vocabulary(model, 8)).compute_s > llama.compute_s
+    # The model FLOPs are those of the 126 layers the model has.
+    assert llama.model_flops < reference.model_flops
 
 
 # Hidden collectives still take HBM bandwidth (NVIDIA/nccl issue 1428) -----------------------

@@ -64,7 +64,8 @@ class PublishedRun:
     shard_group_size : int or None
         FSDP hybrid sharding: GPUs sharing one copy of the weights.
     uneven_pipeline : bool
-        Stages may hold one layer fewer.
+        Stages may hold one layer fewer; the short ones are the first and the
+        last, beside the embedding and the output layer.
     software : str
         Training stack, a name from :data:`interconnect_lab.training.SOFTWARE`.
     metric : str
@@ -279,7 +280,9 @@ BLOOM_TRAINING = Source(
     url="https://github.com/bigscience-workshop/bigscience/blob/master/train/tr11-176B-ml/README.md",
     note="384 A100 80 GB, 8 per node, 4 Omni-Path links per node; TP 4, PP 12, DP 8, microbatch 2, batch 2,048, "
          "full activation checkpointing, BF16, Megatron-DeepSpeed with ZeRO-1-style optimizer; logged "
-         "149.77 TFLOP/s per GPU (SC21 Eq. 3, recomputation included)")
+         "149.77 TFLOP/s per GPU (SC21 Eq. 3, recomputation included); pipeline partition "
+         "'type:transformer|embedding': the tied embeddings count as layers, so pipeline ranks 0 and 11 "
+         "hold 5 transformer blocks and an embedding, the others 6 blocks")
 
 #: BLOOM-176B's logged throughput during training.
 BLOOM_176B = PublishedRun(
@@ -292,7 +295,7 @@ BLOOM_176B = PublishedRun(
     value=149.77e12,
     assumptions=("Omni-Path link rate not stated: 100 Gb/s per link (the rate of Omni-Path's one generation), "
                  "modelled as the catalog's 100 Gb/s InfiniBand EDR port",),
-    source=BLOOM_TRAINING.at("sections Hardware, Replica setup; log line at iteration 85,376"))
+    source=BLOOM_TRAINING.at("sections Hardware, Replica setup, Architecture; log line at iteration 85,376"))
 
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS

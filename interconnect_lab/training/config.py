@@ -42,9 +42,12 @@ class ParallelConfig:
     uneven_pipeline : bool
         Allow a layer count that ``pipeline_parallel x interleave`` does not
         divide: stages then hold ``ceil(l / p)`` or one layer fewer, and the
-        fullest stage sets the pace (Llama 3 runs 126 layers on 16 stages,
-        with one layer fewer on the first and last; Grattafiori et al. 2024,
-        §3.3.2). Off by default, so that a mistyped split is an error.
+        short ones are at the two ends, where the embedding and the output
+        layer take a layer's place (Llama 3 runs 126 layers on 16 stages,
+        with one layer fewer on the first and last, Grattafiori et al. 2024,
+        §3.3.2; BLOOM's partition counts its tied embeddings as layers). The
+        slower of the fullest stage and the last one, with its logits, sets
+        the pace. Off by default, so that a mistyped split is an error.
     shard_group_size : int or None
         ZeRO-3 / FSDP only: GPUs that share one copy of the weights (hybrid
         sharding, PyTorch's ``HYBRID_SHARD`` with the node as the group).

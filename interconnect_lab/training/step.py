@@ -139,13 +139,29 @@ def _layers_per_stage(model, p, v=1, uneven_pipeline=False):
     return model.layers / np.asarray(p)
 
 
+def _edge_stage_layers(model, p, v=1, uneven_pipeline=False):
+    """Layers on the first and the last pipeline stage, which also hold the embedding and the output layer.
+
+    An even split gives them as many as every other stage. An uneven one leaves
+    its short stages at the two ends, where the embedding and the output layer
+    take a layer's place (Llama 3 takes one layer off its first and last stage,
+    §3.3.2; BLOOM's partition counts the tied embeddings as layers): one layer
+    fewer than the fullest stage.
+    """
+    fullest = _layers_per_stage(model, p, v, uneven_pipeline)
+    short = uneven_pipeline & (fullest * np.asarray(p) > model.layers)
+    return np.where(short, fullest - 1, fullest)
+
+
 def _stage_parameters(model, t, p, v=1, uneven_pipeline=False):
     """Parameters held by one GPU of the largest pipeline stage (TP-sharded)."""
     first, last = _embedding_parameters(model)
     layers = _layers_per_stage(model, p, v, uneven_pipeline)
+    edge_layers = _edge_stage_layers(model, p, v, uneven_pipeline)
     edge = np.where(p > 1, np.maximum(first, last + (model.vocabulary_size * model.hidden_size
                                                      if model.tied_embeddings else 0)), first + last)
-    return (layers * _layer_parameters(model) + edge) / t
+    layer = _layer_parameters(model)
+    return np.maximum(layers * layer, edge_layers * layer + edge) / t
 
 
 def _activation_bytes_per_layer(model, software, recompute, t, c, b, sp):
@@ -592,8 +608,9 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     layer_s = layer.compute_s
     layer_comm_exposed = layer.tensor_parallel_exposed_s + layer.context_parallel_exposed_s
 
-    # --- the slowest stage: layers of one stage plus the logits ------------------------
+    # --- the slowest stage: the fullest, or the last with the logits ---------------------
     layers_per_stage = _layers_per_stage(model, p, v, uneven_pipeline)
+    last_stage_layers = _edge_stage_layers(model, p, v, uneven_pipeline)
     params = _stage_parameters(model, t, p, v, uneven_pipeline)
     layer_params = params / layers_per_stage
     logit_s = 3 * (tokens * logit_flops / t / gemm_rate + 8 * tokens * V / t / hbm_rate)
@@ -602,7 +619,8 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     hbm_per_received = collectives.HBM_BYTES_PER_RECEIVED_BYTE / hbm_rate
     layer_contention_s = layer.hidden_received_bytes * hbm_per_received
     layer_casts_s = layer_params * _weight_cast_bytes(software, recompute) / hbm_rate
-    stage_compute_s = layers_per_stage * (layer_s + layer_contention_s + layer_casts_s) + logit_s
+    per_layer_s = layer_s + layer_contention_s + layer_casts_s
+    stage_compute_s = np.maximum(layers_per_stage * per_layer_s, last_stage_layers * per_layer_s + logit_s)
     stage_comm_s = layers_per_stage * layer_comm_exposed
     compute = m * stage_compute_s
     tensor_parallel = m * stage_comm_s
