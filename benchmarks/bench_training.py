@@ -59,7 +59,7 @@ def sc21_cases():
                                     pipeline_parallel=run.pipeline_parallel,
                                     microbatch_size=run.microbatch_size, interleave=run.interleave or 1,
                                     recompute="full")
-        yield run, model, "Selene", config, "Megatron-LM SC21"
+        yield run, model, "Selene", config, run.software
 
 
 def megascale_cases():

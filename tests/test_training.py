@@ -38,7 +38,7 @@ def sc21_step(run, efficiencies=tr.DEFAULT_EFFICIENCIES):
                                 pipeline_parallel=run.pipeline_parallel,
                                 microbatch_size=run.microbatch_size, interleave=run.interleave or 1,
                                 recompute="full")
-    return tr.training_step(sc21_model(run), "Selene", config, "Megatron-LM SC21", efficiencies=efficiencies)
+    return tr.training_step(sc21_model(run), "Selene", config, run.software, efficiencies=efficiencies)
 
 
 def megascale_step(run, efficiencies=tr.DEFAULT_EFFICIENCIES):
@@ -61,6 +61,25 @@ def calibration_errors(gemm):
 
 
 # Published values ------------------------------------------------------------------
+
+def test_sc21_rows_replay_the_data_parallel_implementation_their_script_names():
+    # examples/sc21/run_table_1.sh: DDP=torch (PyTorch's DistributedDataParallel, which
+    # all-reduces gradient buckets during the backward pass) for the four smallest rows,
+    # DDP=local (Megatron-LM's own, one all-reduce after the backward pass) from 39B up.
+    assert [run.ddp for run in SC21_TABLE1] == ["torch"] * 4 + ["local"] * 6
+    torch_ddp, local = tr.software("Megatron-LM SC21, torch DDP"), tr.software("Megatron-LM SC21")
+    assert [run.software for run in SC21_TABLE1] == [torch_ddp.name] * 4 + [local.name] * 6
+    # The two stacks differ in the overlap alone.
+    assert dataclasses.replace(torch_ddp, name=local.name, data_parallel_overlap=False,
+                               sources=local.sources) == local
+    # The 18.4B row's all-reduce, 4% of its step after the backward pass, hides behind it.
+    run = SC21_TABLE1[3]
+    after = dataclasses.replace(run, ddp="local")
+    overlapped, exposed = sc21_step(run), sc21_step(after)
+    assert exposed.data_parallel_s > 0.03 * exposed.step_s
+    assert overlapped.data_parallel_s < 0.1 * exposed.data_parallel_s
+    assert overlapped.step_s < exposed.step_s
+
 
 @pytest.mark.parametrize("run", SC21_TABLE1, ids=lambda r: f"{r.parameters / 1e9:g}B")
 def test_sc21_table1_parameter_count_eq2(run):

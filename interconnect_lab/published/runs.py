@@ -73,6 +73,10 @@ class MegatronRun:
         Achieved FLOP/s per GPU, counting recomputation (HFU-style) [FLOP/s].
     fraction_of_peak : float
         ``flop_per_s_per_gpu`` over the 312 TFLOP/s A100 peak, as printed [-].
+    ddp : {"torch", "local"}
+        Data-parallel implementation from the same script: PyTorch's
+        DistributedDataParallel, which all-reduces gradients during the backward
+        pass, or Megatron-LM's own, which all-reduces them after it.
     """
 
     parameters: float
@@ -87,27 +91,34 @@ class MegatronRun:
     interleave: int | None
     flop_per_s_per_gpu: float
     fraction_of_peak: float
+    ddp: str
+
+    @property
+    def software(self) -> str:
+        """The training stack that replays this row, a name in ``interconnect_lab.training.SOFTWARE``."""
+        return "Megatron-LM SC21, torch DDP" if self.ddp == "torch" else "Megatron-LM SC21"
 
 
 SC21_TABLE1_SOURCE: Source = SC21.at(
-    "Table 1", note="microbatch and interleave from NVIDIA/Megatron-LM examples/sc21/run_table_1.sh")
+    "Table 1", note="microbatch, interleave and data-parallel implementation from NVIDIA/Megatron-LM "
+                    "examples/sc21/run_table_1.sh")
 
 #: Megatron-LM weak scaling, SC21 Table 1 (vocabulary 51,200, sequence 2,048).
 SC21_TABLE1: tuple[MegatronRun, ...] = tuple(
     MegatronRun(parameters=p * 1e9, heads=a, hidden_size=h, layers=l, tensor_parallel=t,
                 pipeline_parallel=pp, gpus=n, batch_size=b, microbatch_size=mb, interleave=v,
-                flop_per_s_per_gpu=x * 1e12, fraction_of_peak=f / 100)
-    for p, a, h, l, t, pp, n, b, mb, v, x, f in (
-        (1.7, 24, 2304, 24, 1, 1, 32, 512, 16, None, 137, 44),
-        (3.6, 32, 3072, 30, 2, 1, 64, 512, 16, None, 138, 44),
-        (7.5, 32, 4096, 36, 4, 1, 128, 512, 16, None, 142, 46),
-        (18.4, 48, 6144, 40, 8, 1, 256, 1024, 8, None, 135, 43),
-        (39.1, 64, 8192, 48, 8, 2, 512, 1536, 4, None, 138, 44),
-        (76.1, 80, 10240, 60, 8, 4, 1024, 1792, 2, 3, 140, 45),
-        (145.6, 96, 12288, 80, 8, 8, 1536, 2304, 2, 2, 148, 47),
-        (310.1, 128, 16384, 96, 8, 16, 1920, 2160, 1, 2, 155, 50),
-        (529.6, 128, 20480, 105, 8, 35, 2520, 2520, 1, 3, 163, 52),
-        (1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 1, None, 163, 52),
+                flop_per_s_per_gpu=x * 1e12, fraction_of_peak=f / 100, ddp=ddp)
+    for p, a, h, l, t, pp, n, b, mb, v, x, f, ddp in (
+        (1.7, 24, 2304, 24, 1, 1, 32, 512, 16, None, 137, 44, "torch"),
+        (3.6, 32, 3072, 30, 2, 1, 64, 512, 16, None, 138, 44, "torch"),
+        (7.5, 32, 4096, 36, 4, 1, 128, 512, 16, None, 142, 46, "torch"),
+        (18.4, 48, 6144, 40, 8, 1, 256, 1024, 8, None, 135, 43, "torch"),
+        (39.1, 64, 8192, 48, 8, 2, 512, 1536, 4, None, 138, 44, "local"),
+        (76.1, 80, 10240, 60, 8, 4, 1024, 1792, 2, 3, 140, 45, "local"),
+        (145.6, 96, 12288, 80, 8, 8, 1536, 2304, 2, 2, 148, 47, "local"),
+        (310.1, 128, 16384, 96, 8, 16, 1920, 2160, 1, 2, 155, 50, "local"),
+        (529.6, 128, 20480, 105, 8, 35, 2520, 2520, 1, 3, 163, 52, "local"),
+        (1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 1, None, 163, 52, "local"),
     )
 )
 

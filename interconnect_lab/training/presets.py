@@ -28,6 +28,15 @@ PYTORCH_AMP = Source(
     url="https://pytorch.org/docs/stable/amp.html",
     note="under autocast, linear layers and matmuls cast their inputs to the lower precision at each call; "
          "ops not listed (additions) run in the widest input type")
+SC21_TABLE1_SCRIPT = Source(
+    title="NVIDIA, Megatron-LM: examples/sc21/run_table_1.sh (the settings of SC21 Table 1)", year=2021,
+    url="https://github.com/NVIDIA/Megatron-LM/blob/79a3bb6bf2c85b748c46749dd0695e23310d4e16/examples/sc21/run_table_1.sh",
+    note="DDP=torch (PyTorch DistributedDataParallel) for the 1.7B to 18B rows, DDP=local (Megatron-LM's own, "
+         "one all-reduce after the backward pass) from 39B up")
+PYTORCH_DDP = Source(
+    title="S. Li et al., PyTorch Distributed: Experiences on Accelerating Data Parallel Training, VLDB 2020",
+    year=2020, url="https://arxiv.org/abs/2006.15704", locator="§3.2.3",
+    note="gradients bucketed and each bucket all-reduced as soon as its gradients are ready, during the backward pass")
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
@@ -120,6 +129,11 @@ def _software():
     sc21 = Software(
         name="Megatron-LM SC21", scatter_gather=True, gradient_bytes=2,
         sources=(SC21.at("§4", note="fused kernels, scatter/gather, no overlap; FP16 gradients all-reduced"),))
+    # SC21's four smallest rows ran PyTorch's DistributedDataParallel, which all-reduces
+    # gradient buckets during the backward pass; the rest Megatron-LM's own, after it.
+    sc21_torch_ddp = dataclasses.replace(
+        sc21, name="Megatron-LM SC21, torch DDP", data_parallel_overlap=True,
+        sources=sc21.sources + (SC21_TABLE1_SCRIPT.at("DDP=torch"), PYTORCH_DDP))
     megatron = Software(
         name="Megatron-LM 2023", flash_attention=True, attention_kernel="FlashAttention-1", scatter_gather=True,
         gradient_bytes=4,
@@ -168,7 +182,7 @@ def _software():
     megatron_core_fp8 = dataclasses.replace(
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
-    return MappingProxyType({s.name: s for s in (sc21, megatron, megascale, deepspeed, zero_pp, fsdp, llm_foundry,
+    return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron, megascale, deepspeed, zero_pp, fsdp, llm_foundry,
                                                  llm_foundry_fp32, llama3,
                                                  megatron_core, megatron_core_fp8)})
 
