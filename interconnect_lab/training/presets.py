@@ -182,8 +182,8 @@ def _software():
     megatron_core_fp8 = dataclasses.replace(
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
-    return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron, megascale, deepspeed, zero_pp, fsdp, llm_foundry,
-                                                 llm_foundry_fp32, llama3,
+    return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron, megascale, deepspeed, zero_pp,
+                                                 fsdp, llm_foundry, llm_foundry_fp32, llama3,
                                                  megatron_core, megatron_core_fp8)})
 
 
