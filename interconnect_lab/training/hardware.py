@@ -204,7 +204,7 @@ class Software:
         FlashAttention-3 75% of an H100; the first FlashAttention, and the
         Triton port of it that MosaicML's MPT ran in 2023, at most 40% of an
         A100, and on Hopper the same fraction of FlashAttention-2's share as
-        on the A100, about 19%: an estimate).
+        on the A100: an estimate).
     fused_norm_activation : bool
         LayerNorm and the MLP activation fused into neighbouring kernels
         (MegaScale §3.4 "efficient operators"): their separate HBM round trips vanish.
