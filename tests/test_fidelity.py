@@ -33,11 +33,11 @@ def test_every_run_names_its_source_and_what_it_assumed():
 
 
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-03 with the defaults: median 7.4%, worst 28.4% (MPT-70B on 64 A100
+    # Measured 2026-12-04 with the defaults: median 6.8%, worst 28.4% (MPT-70B on 64 A100
     # 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7% and
-    # no run beyond 15%; these bounds only stop the table from getting worse.
+    # no run beyond 15%; these bounds stop the table from getting worse.
     summary = tr.fidelity_summary()
-    assert summary["median_abs_error"] < 0.075
+    assert summary["median_abs_error"] < 0.07
     assert summary["max_abs_error"] < 0.30
 
 

@@ -251,7 +251,7 @@ def _korthikanti(model, gpus, batch, microbatch, mfu, present_work, locator, ass
         gpu="A100 SXM", gpus=gpus, gpus_per_node=8, scale_up_link="NVLink 3", scale_out_link="InfiniBand HDR",
         nics_per_node=8, tensor_parallel=t, pipeline_parallel=p, interleave=v, microbatch_size=microbatch,
         global_batch_size=batch, recompute="selective" if present_work else "full",
-        sequence_parallel=present_work, software="Megatron-LM SC21", metric="mfu", value=mfu,
+        sequence_parallel=present_work, software="Megatron-LM 2022", metric="mfu", value=mfu,
         assumptions=assumptions, source=KORTHIKANTI_2022.at(locator))
 
 

@@ -216,6 +216,15 @@ class Software:
         Tensor-parallel collectives split into t chunks and pipelined with the
         GEMMs that produce or consume them: all but the first chunk hide
         (exposed ``max(T/t, T - t_GEMM)``).
+    tensor_parallel_backward_overlap : bool
+        Megatron-LM's column-parallel linear layers since 2022: in the backward
+        pass the collective on the input gradient (an all-reduce; with sequence
+        parallelism a reduce-scatter, the input's re-gather running under the
+        data-gradient GEMM) starts asynchronously and runs while the same
+        layer's weight-gradient GEMM computes. Exposed: what outlasts that GEMM.
+        The forward pass's collectives, and with sequence parallelism the
+        backward's all-gather of the output gradient, stay on the critical
+        path. Subsumed by ``tensor_parallel_overlap``.
     pipeline_parallel_overlap : bool
         Pipeline sends and receives run asynchronously beside compute; only
         the 2(p-1) transfers of warm-up and cool-down stay on the critical path.
@@ -261,6 +270,7 @@ class Software:
     fused_norm_activation: bool = False
     parallel_block: bool = False
     tensor_parallel_overlap: bool = False
+    tensor_parallel_backward_overlap: bool = False
     pipeline_parallel_overlap: bool = False
     data_parallel_overlap: bool = False
     scatter_gather: bool = True

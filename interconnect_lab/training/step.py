@@ -444,6 +444,8 @@ def _projection_gemm_s(model, gpu, gemm_rate, tokens, t):
     shards of ``tokens`` rows) runs at its own shape's rate
     (:func:`interconnect_lab.matmul.gemm_efficiency`): forward m × n × k,
     backward the data gradient (m × k × n) and the weight gradient (k × n × m).
+    Returns the forward time, the backward time and the weight-gradient times of
+    the two column-parallel GEMMs (QKV and MLP in), stacked.
     """
     h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
     t, tokens = np.broadcast_arrays(np.asarray(t, float), np.asarray(tokens, float))
@@ -458,9 +460,10 @@ def _projection_gemm_s(model, gpu, gemm_rate, tokens, t):
     seconds = flops / (gemm_rate * efficiency)
     forward = seconds[0].sum(axis=0)
     backward = (seconds[1] + seconds[2]).sum(axis=0)
+    column_weight_gradient = seconds[2][[0, 2]]
     if forward.ndim == 0:
-        return float(forward), float(backward)
-    return forward, backward
+        return float(forward), float(backward), column_weight_gradient
+    return forward, backward, column_weight_gradient
 
 
 def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp, gpus):
@@ -496,7 +499,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
             attention_rate = np.minimum(gemm_rate, share * cluster_.peak_flop_per_s)
     core_s = core_flops / attention_rate + core_bytes / hbm_rate
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
-    projection_forward_s, projection_backward_s = _projection_gemm_s(
+    projection_forward_s, projection_backward_s, column_weight_gradient_s = _projection_gemm_s(
         model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t)
     # The backward pass of the attention core: four matmuls (twice the forward's FLOPs), and
     # FlashAttention recomputes the scores first, a fifth (FLASH_ATTENTION_BACKWARD_FLOPS).
@@ -516,10 +519,17 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     activation_size = software.parameter_bytes * tokens * h
     passes = 2 + (1 if recompute == "full" else 0)                   # forward, backward, recomputation
     tp_ops = passes * blocks
-    tp_comm = tp_ops * _collective_s("all_reduce", activation_size, ti,
-                                        _group_ranks_per_node(ti, node, gpus), cluster_)
+    all_reduce_s = _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node, gpus), cluster_)
+    tp_comm = tp_ops * all_reduce_s
     if software.tensor_parallel_overlap:
         tp_exposed = np.maximum(tp_comm / t, tp_comm - layer_gemm_s)
+    elif software.tensor_parallel_backward_overlap:
+        # The backward pass's collective at each column-parallel input (the whole all-reduce;
+        # with sequence parallelism its reduce-scatter half) runs under that linear's
+        # weight-gradient GEMM; one input feeds both GEMMs of a parallel block.
+        overlapped = np.where(sp, all_reduce_s / 2, all_reduce_s)
+        gemms = (column_weight_gradient_s if blocks == 2 else column_weight_gradient_s.sum(axis=0)[None])
+        tp_exposed = tp_comm - np.minimum(overlapped, gemms).sum(axis=0)
     else:
         tp_exposed = tp_comm
     kv_size = software.parameter_bytes * 2 * b * s * kv / t           # keys and values of the whole sequence

@@ -225,11 +225,13 @@ def parallel_sweep(model, cluster_, gpus, global_batch_size, software_="Megatron
 # ============================================================================
 
 def megascale_ablation(cluster_="MegaScale", *, gpus=256, global_batch_size=256,
-                       microbatch_size=MEGASCALE_MICROBATCH_SIZE, efficiencies=DEFAULT_EFFICIENCIES):
+                       microbatch_size=MEGASCALE_MICROBATCH_SIZE, efficiencies=DEFAULT_EFFICIENCIES,
+                       baseline="Megatron-LM 2023"):
     """MFU as MegaScale's optimizations are switched on one at a time (NSDI'24 Table 3).
 
     The 175B model with TP 8, PP 8, interleave 6, selective recomputation and
     sequence parallelism. The baseline is the ``"Megatron-LM 2023"`` stack
+    (or the stack, or its name, given as ``baseline``)
     with plain data-parallel all-reduce (Megatron-LM's default); the steps the
     model can express are the parallel transformer block, TP overlap, PP
     overlap, DP overlap (with ZeRO-2-style reduce-scatter and all-gather, as
@@ -250,7 +252,7 @@ def megascale_ablation(cluster_="MegaScale", *, gpus=256, global_batch_size=256,
     ('Megatron-LM baseline', True)
     """
     model = transformer_model("MegaScale 175B")
-    stack = software("Megatron-LM 2023")
+    stack = baseline if isinstance(baseline, Software) else software(baseline)
     steps = [
         ("Megatron-LM baseline", {}, 0),
         ("parallel transformer block", {"parallel_block": True}, 0),
