@@ -50,6 +50,24 @@ def test_measured_vs_model_checks_lengths():
         measured_vs_model_plot(["x"], [1.0, 2.0], [1.0, 2.0], tolerance=0.2, unit="GB/s")
 
 
+def test_measured_vs_model_tells_groups_by_colour_and_kinds_by_marker():
+    labels = ["EP 16", "EP 16", "EP 256", "EP 256"]
+    kinds = ["dispatch", "combine", "dispatch", "combine"]
+    ax = measured_vs_model_plot(labels, [1.0, 2.0, 2.0, 3.0], [1.0, 2.0, 2.0, 3.0], tolerance=0.2, unit="µs",
+                                kinds=kinds)
+    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert legend[-4:] == ["dispatch", "combine", "EP 16", "EP 256"]
+    points = [c for c in ax.collections if len(c.get_offsets()) == 1]
+    # Two points at (2, 2): each is visible, as an open and a filled marker of different colours.
+    at_two = [c for c in points if tuple(c.get_offsets()[0]) == (2.0, 2.0)]
+    assert len(at_two) == 2
+    assert len({tuple(c.get_edgecolor()[0]) for c in at_two}) == 2
+    with pytest.raises(ValueError, match="kinds"):
+        measured_vs_model_plot(labels, [1.0] * 4, [1.0] * 4, tolerance=0.2, unit="µs", kinds=kinds[:3])
+    with pytest.raises(ValueError, match="own label"):
+        measured_vs_model_plot(["x", "x"], [1.0, 2.0], [1.0, 2.0], tolerance=0.2, unit="GB/s")
+
+
 def test_serving_plot_shares_sum_to_one_and_update():
     d = inference.serving_deployment("Llama 3 70B", batch=16, prompt_tokens=4096, layerwise=False)
     ax = serving_plot(d)

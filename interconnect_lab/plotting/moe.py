@@ -20,6 +20,10 @@ __all__ = ["DOMAIN_COLORS", "domain_comparison_plot", "routing_load_plot", "upda
 #: Colours of the scale-up domains compared in the chapter.
 DOMAIN_COLORS = (PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"], PALETTE["orange"])
 
+#: Colours that tell the labels of :func:`measured_vs_model_plot` apart (Okabe-Ito, without yellow).
+MEASURED_COLORS = (PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"], PALETTE["orange"], PALETTE["purple"],
+                   PALETTE["sky"], PALETTE["black"])
+
 #: The rows of :func:`moe_layer_plot`, top to bottom, with their colours.
 LAYER_PARTS = {
     "attention and shared expert": COLORS["compute"],
@@ -218,13 +222,16 @@ def update_moe_layer_plot(ax, step):
 
 
 @styled
-def measured_vs_model_plot(labels, measured, modelled, *, tolerance, unit, scale=1.0, ax=None, title=None):
+def measured_vs_model_plot(labels, measured, modelled, *, tolerance, unit, scale=1.0, ax=None, title=None,
+                           kinds=None):
     """Published measurements against the model, with the tolerance the tests use.
 
     Parameters
     ----------
     labels : sequence of str
-        One per point.
+        One per point. Without ``kinds``, each label is a point of its own
+        colour and marker; with ``kinds``, points that share a label share a
+        colour (e.g. ``"EP 16"``).
     measured, modelled : array_like
         The published and the modelled values, same unit [any].
     tolerance : float
@@ -235,6 +242,10 @@ def measured_vs_model_plot(labels, measured, modelled, *, tolerance, unit, scale
         Values are divided by it for display.
     ax : matplotlib.axes.Axes, optional
     title : str, optional
+    kinds : sequence of str, optional
+        One per point: points of one kind share a marker (e.g. ``"dispatch"``,
+        ``"combine"``; the first kind filled, the others open), and the legend
+        names kinds by marker and labels by colour.
 
     Returns
     -------
@@ -244,6 +255,8 @@ def measured_vs_model_plot(labels, measured, modelled, *, tolerance, unit, scale
     modelled = np.asarray(modelled, dtype=float) / scale
     if measured.shape != modelled.shape or measured.size != len(labels):
         raise ValueError("labels, measured and modelled must have the same length")
+    if kinds is not None and len(kinds) != len(labels):
+        raise ValueError(f"kinds must name one kind per point: {len(kinds)} kinds for {len(labels)} points")
     if ax is None:
         _, ax = new_figure(5.5, 4.5)
     top = 1.15 * max(measured.max(), modelled.max())
@@ -252,14 +265,35 @@ def measured_vs_model_plot(labels, measured, modelled, *, tolerance, unit, scale
                     label="within the tests' tolerance")
     ax.plot(line, line, color=PALETTE["black"], linewidth=1, linestyle="--", label="model = measurement")
     markers = ("o", "s", "^", "D", "v", "P", "X", "*")
+    groups = list(dict.fromkeys(labels))
+    kind_names = [] if kinds is None else list(dict.fromkeys(kinds))
+    if len(groups) > len(MEASURED_COLORS) or len(kind_names) > len(markers):
+        raise ValueError(f"at most {len(MEASURED_COLORS)} labels and {len(markers)} kinds can be told apart; "
+                         f"got {len(groups)} labels and {len(kind_names)} kinds")
+    if kinds is None and len(groups) < len(labels):
+        raise ValueError("without kinds, every point needs its own label")
+    def style(kind, color):
+        # The first kind filled, the others drawn open, so a point on top of another shows both.
+        if kind:
+            return dict(marker=markers[kind], facecolor="none", edgecolor=color, linewidth=1.6, s=64)
+        return dict(marker=markers[kind], color=color, edgecolor="white", linewidth=0.6, s=46)
+
     for index, (label, m, p) in enumerate(zip(labels, measured, modelled)):
-        ax.scatter(m, p, marker=markers[index % len(markers)], s=46, zorder=3,
-                   color=DOMAIN_COLORS[index % len(DOMAIN_COLORS)], label=label)
+        group = groups.index(label)
+        if kinds is None:
+            ax.scatter(m, p, marker=markers[group], s=46, zorder=3, color=MEASURED_COLORS[group], label=label)
+        else:
+            ax.scatter(m, p, zorder=3, **style(kind_names.index(kinds[index]), MEASURED_COLORS[group]))
+    if kinds is not None:
+        for kind, name in enumerate(kind_names):
+            ax.scatter([], [], label=name, **style(kind, PALETTE["black"]))
+        for group, label in enumerate(groups):
+            ax.scatter([], [], marker="s", s=46, color=MEASURED_COLORS[group], label=label)
     ax.set_xlim(0, top)
     ax.set_ylim(0, top)
     ax.set_xlabel(f"published [{unit}]")
     ax.set_ylabel(f"model [{unit}]")
-    ax.legend(loc="upper left", fontsize=7.5)
+    ax.legend(loc="upper left", fontsize=8)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax
