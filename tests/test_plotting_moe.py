@@ -86,6 +86,6 @@ def test_serving_plot_shares_sum_to_one_and_update():
 
 def test_decode_and_kv_plots_label_their_axes():
     ax = decode_all_reduce_plot([1, 2, 4, 8], {"ring": [1e-4, 2e-3, 2.2e-3, 2.4e-3]})
-    assert ax.get_xlabel() == "tensor-parallel GPUs" and ax.get_ylabel()
+    assert ax.get_xlabel() == "tensor-parallel GPUs (log scale)" and "log scale" in ax.get_ylabel()
     ax = kv_transfer_plot([512, 1024], {"NDR": [1e-3, 2e-3]}, reference_s=[0.05, 0.1], reference_label="prefill")
     assert len(ax.lines) == 2 and "tokens" in ax.get_xlabel()

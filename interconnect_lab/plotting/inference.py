@@ -61,8 +61,8 @@ def decode_all_reduce_plot(tensor_parallel, lines_s, *, ax=None, title=None):
     ax.set_xticks(x, [f"{int(v)}" for v in x])
     ax.set_yscale("log")
     _time_axis(ax.yaxis, subs=(1.0, 2.0, 5.0))
-    ax.set_xlabel("tensor-parallel GPUs")
-    ax.set_ylabel("time per decode step")
+    ax.set_xlabel("tensor-parallel GPUs (log scale)")
+    ax.set_ylabel("time per decode step (log scale)")
     ax.legend(loc="best", fontsize=8.5)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
