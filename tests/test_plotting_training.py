@@ -60,7 +60,7 @@ def test_scaling_ablation_scan_and_compression_plots():
     from interconnect_lab.plotting.training import (
         ablation_replay_plot, compression_tradeoff_plot, mfu_scaling_plot, network_scan_plot)
     ax = mfu_scaling_plot([{"label": "a", "gpus": [256, 512], "published": [0.5, 0.48], "modelled": [0.51, 0.5]}])
-    assert ax.get_ylabel() == "MFU [%]" and ax.get_xlabel() == "GPUs"
+    assert ax.get_ylabel() == "MFU [%]" and ax.get_xlabel() == "GPUs (log scale)"
     ax = ablation_replay_plot(["base", "x", "y"], [0.4, 0.45, 0.5], [0.41, np.nan, 0.48])
     assert ax.get_ylabel() == "MFU after the step [%]"
     assert len(ax.get_legend().texts) == 3                   # published, model, the step not modelled

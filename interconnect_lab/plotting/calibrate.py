@@ -105,7 +105,7 @@ def calibration_plot(comparison, *, fit=None, axes=None, title=None):
     bottom.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
     bottom.yaxis.set_minor_locator(NullLocator())
     bottom.yaxis.set_minor_formatter(NullFormatter())
-    bottom.set_ylabel("measured / predicted [-]")
+    bottom.set_ylabel("measured / predicted [-]\n(log scale; shaded: ±10%)")
     _size_axis(top, label=False)
     _size_axis(bottom)
     return figure

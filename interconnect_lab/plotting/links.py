@@ -72,7 +72,7 @@ def link_generations_plot(links, *, ax=None, title=None):
     ax.set_xlim(min(years) - 1.5, max(years) + 1)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("year of the generation [-]")
-    ax.set_ylabel("data rate per port,\none direction [Gb/s]")
+    ax.set_ylabel("data rate per port,\none direction [Gb/s] (log scale)")
     ax.legend(loc="upper left")
     if title is not None:
         ax.set_title(title, loc="left", fontsize=10)

@@ -299,7 +299,7 @@ def mfu_scaling_plot(series, *, ax=None, title=None):
     ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(ticks), [f"{int(t):,}" for t in sorted(ticks)], rotation=45, ha="right")
     ax.minorticks_off()
-    ax.set_xlabel("GPUs")
+    ax.set_xlabel("GPUs (log scale)")
     ax.set_ylabel("MFU [%]")
     ax.legend(loc="lower left", fontsize=8, ncols=2)
     if title:
