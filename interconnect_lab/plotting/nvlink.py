@@ -29,8 +29,9 @@ _SWITCH_COLOUR = PALETTE["green"]
 
 def _boxes(ax, xs, y, width, height, colour, labels, fontsize):
     for x, label in zip(xs, labels):
+        # A corner no rounder than a quarter of the box: narrow boxes stay boxes.
         ax.add_patch(FancyBboxPatch((x - width / 2, y - height / 2), width, height,
-                                    boxstyle="round,pad=0,rounding_size=0.04", facecolor=colour,
+                                    boxstyle=f"round,pad=0,rounding_size={min(0.04, width / 4):.4f}", facecolor=colour,
                                     edgecolor="white", linewidth=0.5, zorder=3))
         if label:
             ax.text(x, y, label, ha="center", va="center", color="white", fontsize=fontsize,
@@ -83,8 +84,9 @@ def nvlink_domain_plot(domain, *, ax=None, title=None, label_links=None, switch_
             ax.text(xm, ym, str(counts[c]), ha="center", va="center", fontsize=9,
                     bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": PALETTE["grey"]},
                     zorder=5)
-    gpu_width = min(0.8 / gpus, 0.09)
-    chip_width = min(0.8 / chips, 0.16)
+    # Boxes fill 80% of their slot, 60% when there are many, so neighbours stay apart.
+    gpu_width = min((0.8 if gpus <= 8 else 0.6) / gpus, 0.09)
+    chip_width = min((0.8 if chips <= 8 else 0.6) / chips, 0.16)
     _boxes(ax, gpu_x, gpu_y, gpu_width, 0.16, _GPU_COLOUR,
            [f"GPU\n{i}" if gpus <= 8 else "" for i in range(gpus)], 8)
     _boxes(ax, chip_x, chip_y, chip_width, 0.16, _SWITCH_COLOUR,
