@@ -66,6 +66,10 @@ def power_breakdown_plot(bills, *, labels=None, ax=None, title=None):
                     (total, yi), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8.5)
     ax.set_yticks(y, labels)
     ax.set_xlim(0, 1.85 * left.max())
+    # The axis runs past the bars to hold the notes; its scale stops at the data.
+    ticks = [t for t in ax.get_xticks() if 0 <= t <= 1.15 * left.max()]
+    ax.set_xticks(ticks)
+    ax.spines["bottom"].set_bounds(0, ticks[-1])
     ax.set_xlabel("facility power per GPU [W]")
     ax.grid(axis="y", visible=False)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=9, ncols=4)
@@ -123,8 +127,8 @@ def energy_per_bit_plot(modules, *, claims=(), ax=None, title=None):
     ax.set_yscale("log")
     ax.set_xlim(0.5, 3000)
     ax.set_ylim(0.05, 60)
-    ax.set_xlabel("longest link the vendor specifies [m]")
-    ax.set_ylabel("energy per bit, one direction [pJ/bit]")
+    ax.set_xlabel("longest link the vendor specifies [m] (log scale)")
+    ax.set_ylabel("energy per bit, one direction [pJ/bit] (log scale)")
     ax.legend(loc="lower right", fontsize=8.5)
     ax.set_title(title or "400G/800G link ends: power over data rate, against reach", loc="left", fontsize=10)
     return ax
