@@ -7,7 +7,7 @@ import numpy as np
 from ..cost import BREAKDOWN_PARTS
 from ..published import NETWORK_COST_SHARES
 from ..units import MUSD
-from .style import COLORS, PALETTE, new_figure, styled
+from .style import COLORS, PALETTE, legend_below, new_figure, styled
 
 __all__ = ["cost_breakdown_plot", "network_share_plot", "PART_COLORS"]
 
@@ -67,7 +67,7 @@ def cost_breakdown_plot(costs, *, labels=None, ax=None, per_gpu=False, title=Non
     ax.set_xlim(0, 1.18 * left.max())
     ax.set_xlabel("capital cost per GPU [USD]" if per_gpu else "capital cost [million USD]")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), fontsize=9, ncols=5)
+    legend_below(ax, fontsize=9, ncols=5)
     if title is None:
         title = f"servers and compute fabric ({costs[0].price_book})"
     ax.set_title(title, loc="left", fontsize=10)
@@ -118,19 +118,25 @@ def network_share_plot(costs, *, low=None, high=None, estimates=NETWORK_COST_SHA
     ax.step(gpus, [c.interconnect_fraction for c in costs], where="post",
             color=COLORS["communication"], lw=2, label="model, central prices")
     styles = iter(["-", "--", ":", "-."])
+    # Ranges overlap, so each gets its own hatch direction and colour; where two overlap
+    # the hatches cross.
+    hatches = iter([("//", PALETTE["grey"]), ("\\\\", PALETTE["blue"]), ("||", PALETTE["green"]),
+                    ("--", PALETTE["purple"])])
     for estimate in estimates:
         style = next(styles, "-")
         if estimate.low == estimate.high:
             ax.axhline(estimate.low, color=PALETTE["black"], lw=1, ls=style, label=estimate.label)
         else:
-            ax.axhspan(estimate.low, estimate.high, facecolor="none", edgecolor=PALETTE["grey"],
-                       hatch="//", lw=0.8, ls=style, label=estimate.label)
+            hatch, colour = next(hatches, ("xx", PALETTE["grey"]))
+            ax.axhspan(estimate.low, estimate.high, facecolor="none", edgecolor=colour, hatch=hatch,
+                       lw=0.8, ls=style,
+                       label=f"{estimate.label}: {estimate.low:.0%} to {estimate.high:.0%}")
     ax.set_xscale("log")
     ax.set_ylim(0, max(0.35, 1.1 * max(c.interconnect_fraction for c in (high or costs))))
     ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.set_xlabel("GPUs [-]")
     ax.set_ylabel("switches + optics + cables\nshare of capital cost [-]")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncols=1)
+    legend_below(ax, fontsize=8, ncols=1)
     if title is None:
         title = f"network share of capital cost ({costs[0].price_book})"
     ax.set_title(title, loc="left", fontsize=10)

@@ -9,15 +9,16 @@ green; the three flow controls likewise.
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import units as u
 from ..fabric.network import LINK_KINDS
 from ..units import format_time
-from .style import COLORS, PALETTE, new_figure, styled
+from .style import COLORS, PALETTE, legend_below, new_figure, styled
 
 __all__ = [
-    "ROUTING_COLORS", "FLOW_CONTROL_COLORS",
+    "ROUTING_COLORS", "ROUTING_LINESTYLES", "FLOW_CONTROL_COLORS",
     "flow_completion_plot", "line_rate_plot", "link_utilization_plot",
     "incast_collapse_plot", "victim_slowdown_plot",
     "straggler_scaling_plot", "slow_rank_plot",
@@ -26,6 +27,11 @@ __all__ = [
 #: Colour of each routing scheme across the book.
 ROUTING_COLORS = {"ecmp": PALETTE["vermillion"], "spray": PALETTE["blue"], "adaptive": PALETTE["green"],
                   "explicit": PALETTE["grey"]}
+
+#: Line style of each routing scheme where curves may coincide (spraying and adaptive
+#: routing often finish flows at the same moment): dashed spraying is drawn over solid
+#: adaptive routing, so both stay visible where they overlap.
+ROUTING_LINESTYLES = {"ecmp": "-", "spray": (0, (4, 2.5)), "adaptive": "-", "explicit": (0, (1, 1.5))}
 
 #: Colour of each flow control across the book.
 FLOW_CONTROL_COLORS = {"lossless": PALETTE["purple"], "drop-tail": PALETTE["vermillion"],
@@ -58,7 +64,9 @@ def flow_completion_plot(results, *, ax=None, title=None):
     """Distribution of flow completion times, one curve per result (a CDF).
 
     The collective is done when its last flow is: the right end of each curve.
-    Dots mark the median (p50) and the 99th percentile.
+    A dot marks each curve's median (p50), a diamond its 99th percentile (p99);
+    both are in the legend. Dashed curves are drawn over solid ones and markers
+    shrink from curve to curve, so curves and markers that coincide all stay visible.
 
     Parameters
     ----------
@@ -78,20 +86,29 @@ def flow_completion_plot(results, *, ax=None, title=None):
         _, ax = new_figure(7.0, 3.6)
     longest = max(result.completion_time_s for result in results.values())
     unit, size = _time_unit(longest)
+    markersize = np.linspace(11.0, 6.5, len(results)) if len(results) > 1 else [7.0]
     for index, (label, result) in enumerate(results.items()):
         times = np.sort(result.completion_times_s[result.foreground]) / size
         share = np.arange(1, times.size + 1) / times.size
         color = _color(result.routes, ROUTING_COLORS, index)
+        style = ROUTING_LINESTYLES.get(getattr(result.routes, "routing", None), "-")
         ax.step(np.concatenate(([0.0], times)), np.concatenate(([0.0], share)), where="post", color=color,
-                linewidth=2, label=f"{label}: done at {format_time(result.completion_time_s)}")
+                linewidth=2, linestyle=style, zorder=2.2 if style != "-" else 2.0,
+                label=f"{label}: done at {format_time(result.completion_time_s)}")
         p = result.percentiles((50, 99))
-        ax.plot([p["p50"] / size, p["p99"] / size], [0.5, 0.99], linestyle="none", marker="o", color=color,
-                markersize=5)
+        for key, level, marker in (("p50", 0.5, "o"), ("p99", 0.99, "D")):
+            ax.plot([p[key] / size], [level], linestyle="none", marker=marker, color=color,
+                    markersize=markersize[index] * (0.9 if marker == "D" else 1.0), markeredgecolor="white",
+                    markeredgewidth=0.6, zorder=3 + index)
+    handles, _ = ax.get_legend_handles_labels()
+    grey = {"linestyle": "none", "color": PALETTE["grey"], "markersize": 6}
+    handles += [Line2D([], [], marker="o", label="median (p50)", **grey),
+                Line2D([], [], marker="D", label="99th percentile (p99)", **{**grey, "markersize": 5})]
     ax.set_xlim(0, 1.05 * longest / size)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(f"flow completion time [{unit}]")
     ax.set_ylabel("share of flows finished [-]")
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(handles=handles, loc="lower right", fontsize=9)
     if title:
         ax.set_title(title, loc="left")
     return ax
@@ -122,7 +139,7 @@ def line_rate_plot(results, *, ax=None, expectation=None, bins=40, title=None):
     """
     results = _mapping(results, "RateResult")
     if ax is None:
-        _, ax = new_figure(7.0, 3.6)
+        _, ax = new_figure(7.0, 4.2)
     edges = np.linspace(0, 1.0, bins + 1)
     edges[-1] = 1.0 + 1e-9
     for index, (label, result) in enumerate(results.items()):
@@ -138,7 +155,7 @@ def line_rate_plot(results, *, ax=None, expectation=None, bins=40, title=None):
     ax.set_xlim(0, 1.02)
     ax.set_xlabel("flow rate / line rate [-]")
     ax.set_ylabel("share of flows [-]")
-    ax.legend(loc="upper left", fontsize=9)
+    legend_below(ax, fontsize=9)  # the vertical lines cross any place inside the axes
     if title:
         ax.set_title(title, loc="left")
     return ax

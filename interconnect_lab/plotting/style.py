@@ -13,8 +13,9 @@ import functools
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
+from matplotlib.transforms import ScaledTranslation
 
-__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure"]
+__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below"]
 
 #: Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies.
 PALETTE = {
@@ -96,3 +97,28 @@ def new_figure(width_in=7.0, height_in=3.5, **subplots):
         figure = Figure(figsize=(width_in, height_in), layout="constrained")
         axes = figure.subplots(**subplots)
     return figure, axes
+
+
+def legend_below(ax, *, gap_pt=36.0, **legend):
+    """A legend just under the axes' x-axis label, at a fixed distance whatever the axes' height.
+
+    Anchoring at an axes fraction (``bbox_to_anchor=(0.5, -0.2)``) puts the legend
+    further below the label the taller the axes; this anchors it ``gap_pt`` points
+    below the axes, which clears one line of tick labels and an x-axis label.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes whose legend to draw.
+    gap_pt : float
+        Distance from the bottom of the axes to the top of the legend [pt].
+    **legend
+        Passed to ``Axes.legend`` (``handles``, ``ncols``, ``fontsize``...).
+
+    Returns
+    -------
+    matplotlib.legend.Legend
+    """
+    offset = ScaledTranslation(0.0, -gap_pt / 72.0, ax.figure.dpi_scale_trans)
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + offset,
+                     borderaxespad=0.0, **legend)

@@ -3,11 +3,14 @@ the reach of a switch radix, and where a small message's latency goes."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
+from matplotlib.lines import Line2D
 
 from ..topology import PathLatency, max_hosts
 from ..units import us
-from .style import PALETTE, new_figure, styled
+from .style import PALETTE, legend_below, new_figure, styled
 
 __all__ = ["fat_tree_plot", "switch_count_plot", "max_hosts_plot", "latency_breakdown_plot",
            "TIER_COLORS", "LATENCY_COLORS"]
@@ -181,21 +184,24 @@ def max_hosts_plot(radices, *, switches=(), tiers=(2, 3), marks=(), ax=None, tit
     if radices.size == 0:
         raise ValueError("max_hosts_plot needs at least one radix")
     if ax is None:
-        _, ax = new_figure(7.0, 3.8)
+        _, ax = new_figure(7.0, 4.8)
     colours = {1: PALETTE["grey"], 2: TIER_COLORS["spine"], 3: TIER_COLORS["core"]}
+    curves = []
     for t in tiers:
         hosts = [max_hosts(int(k), t) for k in radices]
-        ax.plot(radices, hosts, color=colours[t], lw=1.8,
-                label={1: "1 tier: $k$", 2: "2 tiers: $k^2/2$", 3: "3 tiers: $k^3/4$"}[t])
+        curves += ax.plot(radices, hosts, color=colours[t], lw=1.8,
+                          label={1: "1 tier: $k$", 2: "2 tiers: $k^2/2$", 3: "3 tiers: $k^3/4$"}[t])
     by_radix = {}
     for sw in switches:
         by_radix.setdefault(sw.ports, []).append(sw.name)
     shapes = iter(["o", "s", "D", "^", "v", "P", "X"])
+    markers = []  # legend entries: a switch's shape, white, as its markers sit on every curve
     for ports, names in sorted(by_radix.items()):
         shape = next(shapes, "o")
-        for index, t in enumerate(tiers):
-            ax.plot(ports, max_hosts(ports, t), shape, color=colours[t], ms=7, mec=PALETTE["black"],
-                    zorder=3, label=f"{', '.join(names)} ({ports} ports)" if index == 0 else None)
+        for t in tiers:
+            ax.plot(ports, max_hosts(ports, t), shape, color=colours[t], ms=7, mec=PALETTE["black"], zorder=3)
+        markers.append(Line2D([], [], marker=shape, ls="none", ms=7, mfc="white", mec=PALETTE["black"],
+                              label=textwrap.fill(f"{', '.join(names)} ({ports} ports)", 48)))
     for label, hosts in marks:
         ax.axhline(hosts, color=PALETTE["black"], lw=0.8, ls="--")
         ax.annotate(label, (radices.max(), hosts), xytext=(0, 3), textcoords="offset points",
@@ -205,7 +211,12 @@ def max_hosts_plot(radices, *, switches=(), tiers=(2, 3), marks=(), ax=None, tit
     ax.set_ylim(top=ax.get_ylim()[1] * 8)
     ax.set_xlabel("switch radix $k$ [ports]")
     ax.set_ylabel("hosts, non-blocking [-]")
-    ax.legend(loc="lower right", fontsize=8)
+    # Below the axes (inside, it would cover the curves at small radix or the markers): the
+    # curves in the first column, the switches in the second.
+    rows = max(len(curves), len(markers))
+    blank = Line2D([], [], ls="none", label=" ")
+    handles = curves + [blank] * (rows - len(curves)) + markers + [blank] * (rows - len(markers))
+    legend_below(ax, handles=handles, fontsize=8, ncols=2 if markers else 1)
     if title is not None:
         ax.set_title(title, loc="left", fontsize=10)
     return ax
