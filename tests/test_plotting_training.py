@@ -55,6 +55,16 @@ def test_pipeline_schedule_plot_draws_every_pass_on_the_ideal_time_axis():
     assert not pipeline_schedule_plot(tr.pipeline_schedule(4, 32)).texts
 
 
+def test_interleaved_schedule_hatches_the_second_chunk_and_numbers_only_wide_passes():
+    from interconnect_lab.plotting.training import pipeline_schedule_plot
+    schedule = tr.pipeline_schedule(4, 8, interleave=2)
+    ax = pipeline_schedule_plot(schedule, label_microbatches=True)
+    hatched = [c for c in ax.collections if c.get_hatch()]
+    assert sum(len(c.get_paths()) for c in hatched) == int((schedule.chunk == 1).sum())
+    assert "model chunk 2 of 2" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert 0 < len(ax.texts) < schedule.stage.size          # the narrow forward passes go unnumbered
+
+
 def test_scaling_ablation_scan_and_compression_plots():
     import numpy as np
     from interconnect_lab.plotting.training import (

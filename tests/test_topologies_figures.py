@@ -49,6 +49,10 @@ def test_scale_up_plot_hatches_what_does_not_ship():
         assert bool(bar.get_hatch()) == (row.fabric.status != "shipping")
     times = [p.get_width() for p in figure.axes[1].patches[: len(rows)]]
     assert times == pytest.approx([r.all_reduce_s / u.us for r in rows])
+    # The legend names every status drawn, with the hatch its bars carry.
+    (legend,) = figure.legends
+    drawn = {row.fabric.status: bar.get_hatch() or "" for bar, row in zip(bars, rows)}
+    assert {t.get_text(): (h.get_hatch() or "") for t, h in zip(legend.get_texts(), legend.legend_handles)} == drawn
 
 
 def test_reach_plot_marks_each_chip_on_the_curves():

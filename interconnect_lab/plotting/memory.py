@@ -57,34 +57,116 @@ def _capacity_clusters(capacities, ratio=1.12):
     return clusters
 
 
-def _capacity_lines(ax, capacities, *, vertical=True):
-    """Dashed lines at each HBM capacity, labelled without collisions.
+#: Font size of the HBM labels [pt].
+_CAPACITY_FONTSIZE = 9
 
-    Vertical lines: one label per group of nearby capacities, above the axes.
-    Horizontal lines: one label listing every group, above the highest line.
+
+def _capacity_label(low, high, names):
+    amount = f"{low / u.GB:,.0f}" if low == high else f"{low / u.GB:,.0f}-{high / u.GB:,.0f}"
+    return f"{', '.join(names)}: {amount} GB"
+
+
+def _text_width_in(text, fontsize):
+    """Rough width of a line of text [inch] (DejaVu Sans averages about 0.6 em a character)."""
+    return 0.6 * fontsize * len(text) / 72
+
+
+def _axes_size_in(ax):
+    """Width and height of the axes [inch], before the layout runs (a little less than after)."""
+    box = ax.get_position()
+    return box.width * ax.figure.get_figwidth(), box.height * ax.figure.get_figheight()
+
+
+def _log_span(limits):
+    low, high = limits
+    return float(np.log10(high) - np.log10(low))
+
+
+def _capacity_lines(ax, capacities, *, vertical=True, curves=()):
+    """Dashed lines at each HBM capacity, each group of nearby capacities labelled at its own line.
+
+    Vertical lines (a log x axis): the labels stand above the axes in a
+    staircase, the lowest capacity's on the top row, each joined to its lines
+    by their dashed continuation. Horizontal lines (a log y axis): each label
+    sits just above its lines (below, when the next line up leaves no room
+    for it) where none of ``curves`` (pairs of x and y data arrays) runs
+    through it, at the left edge if it can, else at the right edge, else in
+    the first free place in between. Call it after the curves are drawn and
+    the scales set.
     """
+    colour = COLORS["communication"]
     for capacity in capacities.values():
         line = ax.axvline if vertical else ax.axhline
-        line(capacity / u.GB, color=COLORS["communication"], linestyle="--", linewidth=1, zorder=1)
+        line(capacity / u.GB, color=colour, linestyle="--", linewidth=1, zorder=1)
     clusters = _capacity_clusters(capacities)
-
-    def amount(low, high):
-        return f"{low / u.GB:,.0f}" if low == high else f"{low / u.GB:,.0f}-{high / u.GB:,.0f}"
-
-    if not vertical:
-        listed = "; ".join(f"{', '.join(names)} {amount(low, high)}" for low, high, names in clusters)
-        ax.annotate(f"HBM of one GPU: {listed} GB", (0.0, clusters[-1][1] / u.GB),
-                    xycoords=("axes fraction", "data"), xytext=(4, 3), textcoords="offset points", ha="left",
-                    va="bottom", fontsize=7.5, color=COLORS["communication"], zorder=4,
-                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.8, "alpha": 0.85})
+    fontsize = _CAPACITY_FONTSIZE
+    row_pt = 1.3 * fontsize
+    width_in, height_in = _axes_size_in(ax)
+    if vertical:
+        for index, (low, high, names) in enumerate(clusters):
+            row = len(clusters) - 1 - index
+            top_pt = 4 + row_pt * (row + 0.5)
+            for capacity in sorted({c for c in capacities.values() if low <= c <= high}):
+                # The dashed line continued above the axes, up to its label.
+                ax.annotate("", (capacity / u.GB, 1.0), xycoords=("data", "axes fraction"),
+                            xytext=(0, top_pt), textcoords="offset points", annotation_clip=False,
+                            arrowprops={"arrowstyle": "-", "linestyle": "--", "color": colour, "linewidth": 1,
+                                        "shrinkA": 0, "shrinkB": 0})
+            ax.annotate(_capacity_label(low, high, names), (high / u.GB, 1.0), xycoords=("data", "axes fraction"),
+                        xytext=(3, top_pt), textcoords="offset points", ha="left", va="center",
+                        fontsize=fontsize, color=colour, annotation_clip=False)
         return
-    for index, (low, high, names) in enumerate(clusters):
-        first, last = index == 0, index == len(clusters) - 1
-        ha = "center" if len(clusters) == 1 else "right" if first else "left" if last else "center"
-        row = 0 if (first or last) else 1 + (index % 2)
-        ax.annotate(f"{', '.join(names)}: {amount(low, high)} GB", (float(np.sqrt(low * high)) / u.GB, 1.0),
-                    xycoords=("data", "axes fraction"), xytext=(0, 3 + 11 * row), textcoords="offset points",
-                    ha=ha, va="bottom", fontsize=7.5, color=COLORS["communication"], annotation_clip=False)
+    x_span, y_span = _log_span(ax.get_xlim()), _log_span(ax.get_ylim())
+    x_low, y_low = np.log10(ax.get_xlim()[0]), np.log10(ax.get_ylim()[0])
+    height = 1.2 * fontsize / 72 / height_in         # a label's height [axes fraction]
+    gap = 1.5 / 72 / height_in
+
+    def fraction(value_gb):
+        return (np.log10(value_gb) - y_low) / y_span
+
+    levels = sorted(fraction(c / u.GB) for c in capacities.values())
+    paths = [(np.log10(np.asarray(x, dtype=float)), np.log10(np.asarray(y, dtype=float))) for x, y in curves]
+
+    def free(x0, x1, y0, y1, placed):
+        if y0 < 0 or y1 > 1 or any(y0 < level < y1 for level in levels):
+            return False
+        if any(x0 < b[1] and b[0] < x1 and y0 < b[3] and b[2] < y1 for b in placed):
+            return False
+        for log_x, log_y in paths:
+            inside = np.linspace(x_low + x0 * x_span, x_low + x1 * x_span, 50)
+            inside = inside[(inside >= log_x.min()) & (inside <= log_x.max())]
+            curve = np.interp(inside, log_x, log_y)
+            if np.any((curve >= y_low + y0 * y_span) & (curve <= y_low + y1 * y_span)):
+                return False
+        return True
+
+    placed = []
+    for low, high, names in reversed(clusters):        # from the top: the highest line's label goes first
+        text = _capacity_label(low, high, names)
+        top, bottom = fraction(high / u.GB), fraction(low / u.GB)
+        width = _text_width_in(text, fontsize) / width_in + 0.01
+        options = [(x, above) for x in (0.01, 0.99 - width, *np.arange(0.02, 0.99 - width, 0.01))
+                   for above in (True, False)]
+
+        def box(option):
+            x, above = option
+            return (x, x + width, top + gap, top + gap + height) if above else (
+                x, x + width, bottom - gap - height, bottom - gap)
+
+        x, above = next((o for o in options if free(*box(o), placed)), options[0])
+        placed.append(box((x, above)))
+        ax.annotate(text, (x, high / u.GB if above else low / u.GB), xycoords=("axes fraction", "data"),
+                    xytext=(0, 1.5 if above else -1.5), textcoords="offset points", ha="left",
+                    va="bottom" if above else "top", fontsize=fontsize, color=colour, zorder=4)
+
+
+def _clear_of_lines(value, lines, factor):
+    """Where text starting at ``value`` and spanning ``factor`` of it (log axis) crosses none of ``lines``."""
+    start = value
+    for line in sorted(lines):
+        if start / 1.03 <= line <= start * factor * 1.03:
+            start = line * 1.06
+    return start
 
 
 @styled
@@ -117,13 +199,17 @@ def memory_wall_plot(labels, states, capacities, *, ax=None, title=None):
     ax.barh(y, total, height=0.7, color=PALETTE["green"], alpha=0.35, edgecolor=PALETTE["green"],
             label="training state (16 B per parameter)")
     ax.barh(y, weights, height=0.7, color=COLORS["compute"], label="16-bit weights (2 B per parameter)")
-    for row, value in zip(y, total):
-        ax.text(value * 1.08, row, f"{value / 1e3:,.2f} TB" if value >= 1e3 else f"{value:,.0f} GB",
-                va="center", fontsize=8, zorder=4,
-                bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85})
-    _capacity_lines(ax, capacities)
     ax.set_xscale("log")
     ax.set_xlim(min(weights.min(), min(capacities.values()) / u.GB) / 2, total.max() * 4)
+    decades_per_in = _log_span(ax.get_xlim()) / _axes_size_in(ax)[0]
+    lines = [c / u.GB for c in capacities.values()]
+    for row, value in zip(y, total):
+        text = f"{value / 1e3:,.2f} TB" if value >= 1e3 else f"{value:,.0f} GB"
+        # Right of the bar, or right of the HBM lines that would run through the text.
+        span = 10 ** (decades_per_in * (_text_width_in(text, 8) + 0.05))
+        ax.text(_clear_of_lines(value * 1.08, lines, span), row, text, va="center", fontsize=8, zorder=4,
+                bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85})
+    _capacity_lines(ax, capacities)
     _gb_axis(ax.xaxis)
     ax.set_yticks(y, labels)
     ax.set_xlabel("memory [GB] (log scale); dashed: HBM of one GPU")
@@ -155,20 +241,25 @@ def kv_cache_plot(tokens, sizes, capacities, *, ax=None, title=None):
     """
     tokens = np.asarray(tokens, dtype=float)
     if ax is None:
-        _, ax = new_figure(7.0, 3.8)
+        _, ax = new_figure(7.0, 4.6)       # tall enough that an HBM label fits between two nearby lines
     colours = [PALETTE[c] for c in ("blue", "green", "purple", "black", "sky")]
+    curves = []
     for (label, size), colour, style in zip(sizes.items(), colours * 2, _LINE_STYLES):
-        ax.plot(tokens, np.asarray(size, dtype=float) / u.GB, color=colour, linestyle=style, lw=1.8, label=label)
-    _capacity_lines(ax, capacities, vertical=False)
+        curves.append((tokens, np.asarray(size, dtype=float) / u.GB))
+        ax.plot(*curves[-1], color=colour, linestyle=style, lw=1.8, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    for capacity in capacities.values():           # the HBM lines inside the y range
+        ax.update_datalim([(tokens[0], capacity / u.GB)])
+    ax.autoscale_view()
+    _capacity_lines(ax, capacities, vertical=False, curves=curves)
     ax.xaxis.set_major_locator(LogLocator(base=10))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     _gb_axis(ax.yaxis)
     ax.set_xlabel("tokens in the cache [token] (log scale)")
     ax.set_ylabel("KV cache, 16-bit [GB]\n(log scale); dashed: HBM")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="best", fontsize=8)          # "best" keeps clear of the curves and the HBM labels
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax

@@ -26,7 +26,7 @@ FAMILY_COLORS = {
     "rail-only": PALETTE["green"],
     "dragonfly": PALETTE["vermillion"],
     "direct-connect": PALETTE["purple"],
-    "torus": PALETTE["orange"],
+    "torus": PALETTE["black"],          # not orange: next to the dragonfly's vermillion the two look alike
 }
 
 _FAMILY_LABELS = {"rail-optimized fat tree": "rail-optimized"}
@@ -155,10 +155,12 @@ def scale_up_plot(rows, *, title=None):
         ax.set_xlim(0, max(values) * 1.3)
         ax.grid(axis="y", visible=False)
     axes[0].set_yticks(y, [f"{_short(r.fabric.name, 44)} [{r.group}]" for r in rows], fontsize=8)
-    handles = [Patch(facecolor=PALETTE["blue"], edgecolor=PALETTE["black"], lw=0.5, label="shipping"),
-               Patch(facecolor=PALETTE["sky"], hatch="//", edgecolor=PALETTE["black"], lw=0.5,
-                     label="announced or specification")]
-    figure.legend(handles=handles, loc="outside lower center", ncols=2, fontsize=8)
+    # One legend entry per status the bars show, with the hatch each is drawn with.
+    statuses = list(dict.fromkeys(r.fabric.status for r in rows))
+    handles = [Patch(facecolor=PALETTE["blue"] if status == "shipping" else PALETTE["sky"],
+                     hatch=STATUS_HATCHES[status], edgecolor=PALETTE["black"], lw=0.5, label=status)
+               for status in sorted(statuses, key=list(STATUS_HATCHES).index)]
+    figure.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8)
     figure.suptitle(title or "Scale-up fabrics on one all-reduce (accelerators in brackets)", fontsize=11,
                     x=0.02, ha="left")
     return figure
@@ -202,6 +204,10 @@ def fat_tree_reach_plot(reaches, *, ax=None, title=None):
     return ax
 
 
+#: Line of the first, second and further runs of one family in :func:`topology_flow_plot`.
+_FLOW_STYLES = ("-", (0, (4, 2.5)), (0, (1, 1.5)))
+
+
 @styled
 def topology_flow_plot(results, *, ax=None, title=None):
     """Flow completion times (a CDF per run), coloured by topology and dashed by routing.
@@ -211,7 +217,8 @@ def topology_flow_plot(results, *, ax=None, title=None):
     results : mapping of str to FlowResult
         Label → result; a label starts with its family (``"fat tree, ECMP"``,
         ``"dragonfly, Valiant"``, ``"torus, dimension order"``). The first run
-        of each family is drawn solid, the next dashed, then dotted.
+        of each family is drawn solid, the next dashed, then dotted; dashed and
+        dotted lines lie on top, so a line that coincides with another shows both.
     ax : matplotlib.axes.Axes, optional
     title : str, optional
 
@@ -223,23 +230,29 @@ def topology_flow_plot(results, *, ax=None, title=None):
     if not results:
         raise ValueError("results must map at least one label to a FlowResult")
     if ax is None:
-        _, ax = new_figure(7.0, 3.6)
+        _, ax = new_figure(8.0, 3.6)
     longest = max(r.completion_time_s for r in results.values())
     seen = {}
     for label, result in results.items():
         family = next((f for f in FAMILY_COLORS if label.startswith(f)), None)
         color = FAMILY_COLORS.get(family, PALETTE["grey"])
-        style = ("-", "--", ":")[min(seen.get(family, 0), 2)]
+        rank = min(seen.get(family, 0), 2)
         seen[family] = seen.get(family, 0) + 1
         times = np.sort(result.completion_times_s[result.foreground]) / 1e-3
         share = np.arange(1, times.size + 1) / times.size
+        # Completion times come in steps of one flow's ideal time, so runs often share a vertical
+        # segment: solid lines lie underneath and dashed, then dotted ones on top, so that where
+        # two coincide the upper one's gaps show the lower one's colour.
         ax.step(np.concatenate(([0.0], times)), np.concatenate(([0.0], share)), where="post", color=color,
-                linestyle=style, lw=2, label=f"{label} (last at {result.completion_time_s / 1e-3:.3g} ms)")
+                linestyle=_FLOW_STYLES[rank], lw=2, zorder=2 + rank,
+                label=f"{label}\n(last at {result.completion_time_s / 1e-3:.3g} ms)")
     ax.set_xlim(0, 1.05 * longest / 1e-3)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("flow completion time [ms]")
     ax.set_ylabel("share of flows finished [-]")
-    ax.legend(loc="lower right", fontsize=8)
+    # Beside the axes, where no curve can run through it.
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=8, labelspacing=0.9,
+              handlelength=2.6)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax

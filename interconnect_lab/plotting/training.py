@@ -4,14 +4,16 @@ published runs, MFU against the network, gradient compression."""
 from __future__ import annotations
 
 import numpy as np
+from matplotlib import patheffects
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from .style import COLORS, PALETTE, new_figure, styled
 
 __all__ = ["training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
            "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
            "compression_tradeoff_plot", "SCHEDULE_TIME_LIMITS", "schedule_time_limit", "schedule_bars",
-           "schedule_title"]
+           "schedule_title", "CHUNK_HATCHES"]
 
 #: Colour and legend label of each part of a training step, in stacking order.
 _STEP_PARTS = (
@@ -189,11 +191,24 @@ def schedule_time_limit(schedule):
     return next((limit for limit in SCHEDULE_TIME_LIMITS if limit >= 1.02 * length), 1.05 * length)
 
 
-def schedule_bars(schedule, stage, backward):
-    """(start, width) of each pass of one kind on one stage [ideal iteration times], for ``broken_barh``."""
+def schedule_bars(schedule, stage, backward, chunk=None):
+    """(start, width) of each pass of one kind on one stage [ideal iteration times], for ``broken_barh``.
+
+    ``chunk`` (0 to v - 1) keeps only the passes through that model chunk; by default all of them.
+    """
     chosen = (schedule.stage == stage) & (schedule.backward == backward)
+    if chunk is not None:
+        chosen &= schedule.chunk == chunk
     starts, ends = schedule.start[chosen] / schedule.ideal, schedule.end[chosen] / schedule.ideal
     return list(zip(starts, ends - starts))
+
+
+#: Hatch of the passes through each model chunk of an interleaved schedule (the first is plain).
+CHUNK_HATCHES = ("", "///", "\\\\\\", "xx", "..", "++")
+
+
+def _chunk_hatch(chunk):
+    return CHUNK_HATCHES[chunk % len(CHUNK_HATCHES)]
 
 
 @styled
@@ -202,7 +217,8 @@ def pipeline_schedule_plot(schedule, *, ax=None, title=None, label_microbatches=
 
     Time is in units of the ideal iteration, m (forward + backward) passes of
     one stage, so a schedule without a bubble would end at 1 and the bubble
-    is what lies beyond.
+    is what lies beyond. In an interleaved schedule (v > 1) the passes
+    through the second and later model chunks of a stage are hatched.
 
     Parameters
     ----------
@@ -213,8 +229,8 @@ def pipeline_schedule_plot(schedule, *, ax=None, title=None, label_microbatches=
     title : str, optional
         Title; by default p, m, v and the bubble.
     label_microbatches : bool, optional
-        Write the microbatch number (from 1) in each pass; by default when
-        there are at most 64 passes.
+        Write the microbatch number (from 1) in each pass wide enough to
+        hold it; by default when there are at most 64 passes.
     time_limit : float, optional
         Right end of the time axis [ideal iteration times]; by default
         :func:`schedule_time_limit`.
@@ -223,9 +239,10 @@ def pipeline_schedule_plot(schedule, *, ax=None, title=None, label_microbatches=
     -------
     matplotlib.axes.Axes
         Its first 2p collections are the passes, stage by stage (forward then
-        backward), so a caller can update them with :func:`schedule_bars`.
+        backward), so a caller can update them with :func:`schedule_bars`;
+        when v > 1, the hatching of the later chunks' passes follows them.
     """
-    p = schedule.pipeline_parallel
+    p, v = schedule.pipeline_parallel, schedule.interleave
     if ax is None:
         _, ax = new_figure(7.5, 0.32 * p + 1.6)
     colors = {False: COLORS["compute"], True: PALETTE["sky"]}
@@ -235,20 +252,44 @@ def pipeline_schedule_plot(schedule, *, ax=None, title=None, label_microbatches=
                                   facecolors=colors[backward], edgecolors="white", linewidth=0.6,
                                   label=("backward pass" if backward else "forward pass") if stage == 0 else None)
             bars.set_in_layout(False)       # inside the axes: the layout need not measure them
+    handles = []
+    for chunk in range(1, v):
+        # The hatch is drawn in the edge colour: white lines over the pass's own colour.
+        for stage in range(p):
+            for backward in (False, True):
+                hatched = ax.broken_barh(schedule_bars(schedule, stage, backward, chunk),
+                                         (p - 1 - stage - 0.38, 0.76), facecolors=colors[backward],
+                                         edgecolors="white", linewidth=0.6, hatch=_chunk_hatch(chunk))
+                hatched.set_in_layout(False)
+        handles.append(Patch(facecolor=PALETTE["grey"], edgecolor="white", hatch=_chunk_hatch(chunk),
+                             label=f"model chunk {chunk + 1} of {v}"))
     if label_microbatches is None:
         label_microbatches = schedule.stage.size <= 64
     if label_microbatches:
+        limit = schedule_time_limit(schedule) if time_limit is None else time_limit
+        # Width of the axes before the layout runs, a little less than after: a pass
+        # gets its number only if the number fits with some room on both sides.
+        axes_in = ax.get_position().width * ax.figure.get_figwidth()
+        fontsize = 8
         for stage, backward, microbatch, start, end in zip(schedule.stage, schedule.backward, schedule.microbatch,
                                                           schedule.start, schedule.end):
-            ax.text((start + end) / 2 / schedule.ideal, p - 1 - stage, str(microbatch + 1), ha="center",
-                    va="center", fontsize=7, color="black" if backward else "white", in_layout=False)
+            text = str(microbatch + 1)
+            width_in = (end - start) / schedule.ideal / limit * axes_in
+            if width_in < (0.62 * len(text) + 0.8) * fontsize / 72:
+                continue
+            # A halo in the pass's colour keeps the hatch of a later chunk off the digits.
+            ax.text((start + end) / 2 / schedule.ideal, p - 1 - stage, text, ha="center", va="center",
+                    fontsize=fontsize, color="black" if backward else "white", in_layout=False,
+                    path_effects=[patheffects.withStroke(linewidth=3, foreground=colors[bool(backward)])])
     ax.axvline(1.0, color=COLORS["communication"], linestyle="--", linewidth=1.2, label="ideal: no bubble")
     ax.set_yticks(range(p), [f"stage {p - k}" for k in range(p)])
     ax.set_ylim(-0.6, p - 0.4)
     ax.set_xlim(0, schedule_time_limit(schedule) if time_limit is None else time_limit)
     ax.set_xlabel("time [ideal iteration: m forward and backward passes of one stage]")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2 - 0.02 * max(0, 8 - p)), ncols=3, fontsize=8)
+    own, _ = ax.get_legend_handles_labels()
+    ax.legend(handles=own + handles, loc="upper center", bbox_to_anchor=(0.5, -0.2 - 0.02 * max(0, 8 - p)),
+              ncols=3 if len(own) + len(handles) <= 3 else 4, fontsize=8)
     ax.set_title(schedule_title(schedule) if title is None else title, loc="left", fontsize=10)
     return ax
 

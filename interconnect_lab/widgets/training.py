@@ -338,14 +338,15 @@ class PipelineSchedulePanel(Panel):
     @styled
     def redraw(self, result):
         # In place while the stages, the time axis and the absence of microbatch labels stay:
-        # the 2p collections of passes and the title.
+        # the 2p collections of passes and the title. An interleaved schedule (v > 1) also
+        # hatches its later chunks' passes, so it is drawn afresh.
         ax = self.axes
         if "error" in result or not ax.axison:
             return None
         schedule = result["schedule"]
         p = schedule.pipeline_parallel
         collections = ax.collections
-        if (len(collections) != 2 * p or ax.texts or schedule.stage.size <= 64
+        if (len(collections) != 2 * p or schedule.interleave > 1 or ax.texts or schedule.stage.size <= 64
                 or ax.get_xlim()[1] != schedule_time_limit(schedule)):
             return None
         for stage in range(p):
