@@ -2,7 +2,7 @@ import pytest
 
 from interconnect_lab import catalog, training as tr
 from interconnect_lab.plotting import fidelity_plot, gemm_shape_plot
-from interconnect_lab.published import AZURE_A100_GEMM, TRAINING_RUNS
+from interconnect_lab.published import AZURE_A100_GEMM, TILELANG_H800_GEMM, TRAINING_RUNS
 
 
 def test_gemm_shape_plot_draws_a_curve_per_gpu_and_the_measured_points():
@@ -12,6 +12,13 @@ def test_gemm_shape_plot_draws_a_curve_per_gpu_and_the_measured_points():
     assert ax.get_xscale() == "log"
     measured = [c for c in ax.collections if c.get_label() == "measured, A100 SXM"]
     assert len(measured[0].get_offsets()) == len(AZURE_A100_GEMM)
+
+
+def test_gemm_shape_plot_names_the_gpu_a_sweep_ran_on():
+    # TileLang's sweep ran on an H800 and stands for the H100: the legend says both.
+    ax = gemm_shape_plot([catalog.gpu("H100 SXM")], TILELANG_H800_GEMM)
+    labels = [c.get_label() for c in ax.collections]
+    assert "measured, H800 SXM (for the H100 SXM)" in labels
 
 
 def test_fidelity_plot_has_a_point_per_run_sorted_by_error():

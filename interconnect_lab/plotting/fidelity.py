@@ -43,8 +43,10 @@ def gemm_shape_plot(gpus, measurements, *, sustained=1.0, ax=None):
         shown = [g for g in measurements if g.gpu == gpu.name]
         if shown:
             size = np.cbrt([float(g.m) * g.n * g.k for g in shown])
+            where = sorted({g.measured_on or gpu.name for g in shown})
             ax.scatter(size, [g.flop_per_s / 1e12 for g in shown], color=color, edgecolor="black",
-                       zorder=3, label=f"measured, {gpu.name}")
+                       zorder=3, label=f"measured, {', '.join(where)}"
+                       + ("" if where == [gpu.name] else f" (for the {gpu.name})"))
             modelled = [matmul.gemm_rate(gpu, g.m, g.n, g.k, sustained=sustained) / 1e12 for g in shown]
             ax.scatter(size, modelled, marker="x", color=color, zorder=3, label=f"model, {gpu.name}, measured shapes")
     ax.set_xscale("log", base=2)

@@ -22,6 +22,9 @@ class GemmMeasurement:
         Shape: an m × k matrix times a k × n matrix [elements].
     flop_per_s : float
         Measured rate, 2mnk per second [FLOP/s].
+    measured_on : str or None
+        The GPU the measurement ran on, where it is not ``gpu`` but stands for it
+        (an H800 has the H100's SMs and HBM3); None when it is ``gpu``.
     """
 
     gpu: str
@@ -29,6 +32,7 @@ class GemmMeasurement:
     n: int
     k: int
     flop_per_s: float
+    measured_on: str | None = None
 
 
 AZURE_A100_GEMM_SOURCE = Source(
@@ -56,5 +60,5 @@ TILELANG_H800_GEMM_SOURCE = Source(
 
 #: FP16 GEMMs of 8192 x 8192 x K on an H800 SXM (the H100's compute and memory), by K.
 TILELANG_H800_GEMM: tuple[GemmMeasurement, ...] = tuple(
-    GemmMeasurement(gpu="H100 SXM", m=8192, n=8192, k=k, flop_per_s=rate * u.TFLOP_per_s)
+    GemmMeasurement(gpu="H100 SXM", m=8192, n=8192, k=k, flop_per_s=rate * u.TFLOP_per_s, measured_on="H800 SXM")
     for k, rate in ((256, 386), (512, 520), (1024, 628), (2048, 705), (4096, 736), (8192, 758), (16384, 766)))
