@@ -69,18 +69,44 @@ class TopologyPanel(Panel):
         summaries = result.summaries
         y = np.arange(len(summaries))[::-1]
         colors = [FAMILY_COLORS.get(s.family, PALETTE["grey"]) for s in summaries]
-        data = ([s.diameter_hops for s in summaries], [s.bisection_ratio for s in summaries],
-                [c / 1e3 for c in result.cost_per_host_usd])
         labels = ("diameter [hops]", "bisection / half the ports [-]", "cost per host port [kUSD]")
-        limits = ((0, 70), (0, 1.6), (0, 9))
-        for ax, values, label, limit in zip(self.axes, data, labels, limits):
+        for ax, values, label, limit in zip(self.axes, self._values(result), labels, self.LIMITS):
             ax.barh(y, values, color=colors, height=0.7)
             for yi, v in zip(y, values):
-                ax.text(min(v, limit[1] * 0.8), yi, f" {v:.3g}", va="center", fontsize=8)
+                ax.text(*self._label(v, yi, limit), va="center", fontsize=8)
             ax.set_xlim(*limit)
             ax.set_xlabel(label, fontsize=9)
             ax.grid(axis="y", visible=False)
         self.axes[0].set_yticks(y, [s.family for s in summaries], fontsize=9)
+        self._families = [s.family for s in summaries]
+
+    #: Fixed scales of the three panels: diameter [hops], bisection [-], cost [kUSD].
+    LIMITS = ((0, 70), (0, 1.6), (0, 9))
+
+    @staticmethod
+    def _values(result):
+        return ([s.diameter_hops for s in result.summaries], [s.bisection_ratio for s in result.summaries],
+                [c / 1e3 for c in result.cost_per_host_usd])
+
+    @staticmethod
+    def _label(value, y, limit):
+        return min(value, limit[1] * 0.8), y, f" {value:.3g}"
+
+    @styled
+    def redraw(self, result):
+        # In place while the designs stay: bar widths and their value labels.
+        if [s.family for s in result.summaries] != getattr(self, "_families", None):
+            return None
+        changed = []
+        for ax, values, limit in zip(self.axes, self._values(result), self.LIMITS):
+            bars, texts = ax.containers[0].patches, ax.texts
+            for bar, text, v in zip(bars, texts, values):
+                x, y, label = self._label(v, bar.get_y() + bar.get_height() / 2, limit)
+                bar.set_width(v)
+                text.set_position((x, y))
+                text.set_text(label)
+            changed += [*bars, *texts]
+        return changed
 
 
 class ScaleUpPanel(Panel):
@@ -128,9 +154,30 @@ class ScaleUpPanel(Panel):
         for yi, v, r in zip(y, times, result):
             ax.barh(yi, v, height=0.7, color=PALETTE["blue"] if r.fabric.status == "shipping" else PALETTE["sky"],
                     hatch=STATUS_HATCHES[r.fabric.status], edgecolor=PALETTE["black"], lw=0.5)
-            ax.text(v, yi, f" {v:,.0f} ({r.group})", va="center", fontsize=8)
+            ax.text(v, yi, self._label(v, r), va="center", fontsize=8)
         ax.set_xscale("log")
         ax.set_xlim(1, 1e6)
         ax.set_yticks(y, [r.fabric.name for r in result], fontsize=8)
         ax.set_xlabel("all-reduce time [µs] (accelerators in brackets)")
         ax.grid(axis="y", visible=False)
+        self._fabrics = [(r.fabric.name, r.fabric.status) for r in result]
+
+    @staticmethod
+    def _label(time_us, row):
+        return f" {time_us:,.0f} ({row.group})"
+
+    @styled
+    def redraw(self, result):
+        # In place while the fabrics (and so the hatches) stay: bar lengths and their labels.
+        ax = self.axes
+        if [(r.fabric.name, r.fabric.status) for r in result] != getattr(self, "_fabrics", None):
+            return None
+        bars = [container.patches[0] for container in ax.containers]
+        changed = []
+        for bar, text, r in zip(bars, ax.texts, result):
+            v = r.all_reduce_s / u.us
+            bar.set_width(v)
+            text.set_x(v)
+            text.set_text(self._label(v, r))
+            changed += [bar, text]
+        return changed
