@@ -62,9 +62,13 @@ def test_incast_plots():
 
 def test_straggler_plots():
     counts = np.logspace(0, 5, 11).astype(int)
-    ax = straggler_scaling_plot({"jitter": step_times(counts, 1.0, jitter_s=0.01),
-                                 "slow machines": step_times(counts, 1.0, slow_fraction=0.005, slowdown=0.1)})
-    assert len(ax.get_lines()) == 3 and ax.get_xscale() == "log"
+    results = {"jitter": step_times(counts, 1.0, jitter_s=0.01),
+               "slow machines": step_times(counts, 1.0, slow_fraction=0.005, slowdown=0.1)}
+    ax = straggler_scaling_plot(results)
+    # Two means, the two bands' upper edges and one worker's mean; the legend explains the shading.
+    assert len(ax.get_lines()) == 5 and ax.get_xscale() == "log"
+    assert any("99th percentile" in text.get_text() for text in ax.get_legend().get_texts())
+    assert len(straggler_scaling_plot(results, show_p99=False).get_lines()) == 3
     timings = rank_timings(256, 20, 1.0, slow_ranks=[9], slowdown=0.05, jitter_s=0.01, seed=0)
     ax = slow_rank_plot(detect_slow_ranks(timings.compute_s))
     flagged = ax.get_lines()[1]

@@ -11,7 +11,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator
 
 from .. import units as u
 from ..units import format_bytes
-from .style import COLORS, PALETTE, new_figure, styled
+from .style import COLORS, PALETTE, legend_below, new_figure, styled
 
 __all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot",
            "bus_bandwidth_scaling_plot"]
@@ -91,7 +91,10 @@ def bus_bandwidth_plot(results, *, ax=None, link_bandwidth_bytes_per_s=None, eff
     _size_axis(ax)
     ax.set_ylim(0, 1.12 * top)
     ax.set_ylabel("bus bandwidth [GB/s]")
-    ax.legend(loc="upper left", fontsize=9)
+    if link_bandwidth_bytes_per_s is not None:
+        legend_below(ax, fontsize=9)  # the line-rate lines cross the axes from side to side
+    else:
+        ax.legend(loc="upper left", fontsize=9)
     if title:
         ax.set_title(title, loc="left")
     return ax
@@ -200,13 +203,15 @@ def collective_steps_plot(run, *, columns=4, panel_in=1.9, title=None):
                 value = grid[chunk, rank]
                 ax.text(rank, chunk, str(value), ha="center", va="center", fontsize=9,
                         color="white" if value > n_ranks / 2 else PALETTE["black"])
+        # A wrap-around arrow on the top chunk bows above the panel: the titles stand clear of it.
+        title_pad = 12
         if index == 0:
-            ax.set_title("start", fontsize=10)
+            ax.set_title("start", fontsize=10, pad=title_pad)
         else:
             moves = run.transfers_at(index - 1)
             kinds = {t.operation for t in moves}
             verb = "add" if kinds == {"reduce"} else "copy" if kinds == {"copy"} else "move"
-            ax.set_title(f"step {index}: {verb}", fontsize=10)
+            ax.set_title(f"step {index}: {verb}", fontsize=10, pad=title_pad)
             for t in moves:
                 for chunk in t.chunks:
                     wrap = abs(t.receiver - t.sender) > 1

@@ -303,7 +303,7 @@ def straggler_scaling_plot(results, *, ax=None, show_p99=True, title=None):
     """
     results = _mapping(results, "StepTimes")
     if ax is None:
-        _, ax = new_figure(7.0, 3.6)
+        _, ax = new_figure(7.0, 4.6)
     cycle = [PALETTE[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky")]
     compute = None
     for index, (label, result) in enumerate(results.items()):
@@ -313,13 +313,19 @@ def straggler_scaling_plot(results, *, ax=None, show_p99=True, title=None):
         if show_p99:
             ax.fill_between(result.n_workers, result.expected_step_s / result.compute_s,
                             result.p99_step_s / result.compute_s, color=color, alpha=0.15, linewidth=0)
+            # The band's upper edge, so that a band as narrow as the line beside it still shows.
+            ax.plot(result.n_workers, result.p99_step_s / result.compute_s, color=color, linewidth=0.8,
+                    alpha=0.8)
         compute = result.compute_s
     ax.axhline(1.0, color=COLORS["compute"], linestyle="--", linewidth=1,
                label=f"one worker's mean ({format_time(compute)})")
+    if show_p99:
+        ax.fill_between([], [], [], facecolor=PALETTE["grey"], alpha=0.3, edgecolor=PALETTE["grey"],
+                        linewidth=0.8, label="shaded: mean to 99th percentile of the step")
     ax.set_xscale("log")
     ax.set_xlabel("workers N [-]")
     ax.set_ylabel("step time / one worker's mean [-]")
-    ax.legend(loc="upper left", fontsize=9)
+    legend_below(ax, fontsize=9)  # the curves and bands can reach any corner of the axes
     if title:
         ax.set_title(title, loc="left")
     return ax

@@ -174,7 +174,8 @@ def host_transfer_plot(central, *, best=None, worst=None, axes=None, link_bytes_
     _size_axis(bandwidth_ax)
     bandwidth_ax.set_ylim(0, 1.15 * top)
     bandwidth_ax.set_ylabel("effective bandwidth, one direction [GB/s]")
-    bandwidth_ax.legend(loc="upper left", fontsize=9)
+    # Under the plateaus, right of the rise: the line-rate line crosses the top of the axes.
+    bandwidth_ax.legend(loc="center right", fontsize=9)
     if title:
         time_ax.set_title(title, loc="left", fontsize=10)
     return time_ax, bandwidth_ax

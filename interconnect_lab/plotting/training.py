@@ -81,7 +81,13 @@ def training_breakdown_plot(labels, steps, *, ax=None, normalize=False):
     for row, step, end in zip(y, steps, left):
         ax.text(end, row, f"  MFU {float(step.mfu):.0%}", va="center", fontsize=9)
     ax.set_yticks(y, labels)
-    ax.set_xlim(0, 1.22 * float(np.max(left)))
+    if normalize:
+        # The parts add up to the step, so shares end at 100 %; beyond is room for the MFU only.
+        ax.set_xlim(0, 115)
+        ax.set_xticks(np.arange(0, 101, 20))
+        ax.spines["bottom"].set_bounds(0, 100)
+    else:
+        ax.set_xlim(0, 1.22 * float(np.max(left)))
     ax.set_xlabel("share of the training step [%]" if normalize else "time per training step [s]")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(labels) < 4 else -0.12),
               ncols=2, fontsize=8)
@@ -139,6 +145,11 @@ def published_comparison_plot(labels, modelled, published, *, quantity, unit, ax
     return ax
 
 
+def memory_label_x(memory):
+    """Where the "fits" / "short by" label of a memory bar starts [GB]: after the bar and after the HBM line."""
+    return max(float(memory.total_bytes), float(memory.capacity_bytes)) / 1e9
+
+
 @styled
 def memory_breakdown_plot(labels, memories, *, ax=None):
     """Stacked bars of memory per GPU against the GPU's HBM capacity.
@@ -172,7 +183,7 @@ def memory_breakdown_plot(labels, memories, *, ax=None):
                    label="HBM capacity" if capacity == min(capacities) else None)
     for row, memory, end in zip(y, memories, left):
         text = "fits" if memory.fits else f"short by {float(memory.shortfall_bytes) / 1e9:.0f} GB"
-        ax.text(end, row, f"  {text}", va="center", fontsize=9)
+        ax.text(memory_label_x(memory), row, f"  {text}", va="center", fontsize=9)
     ax.set_yticks(y, labels)
     ax.set_xlim(0, 1.3 * float(max(np.max(left), max(capacities) / 1e9)))
     ax.set_xlabel("memory per GPU [GB]")
@@ -473,6 +484,7 @@ def compression_tradeoff_plot(results, *, ax=None, title=None):
     if ax is None:
         _, ax = new_figure(7.0, 3.8)
     colors = _SERIES_COLORS
+    point_labels = []
     for index, (label, points) in enumerate(results.items()):
         names = [name for name, _ in points]
         ratio = np.array([result.compression_ratio for _, result in points])
@@ -480,7 +492,8 @@ def compression_tradeoff_plot(results, *, ax=None, title=None):
         color = colors[index % len(colors)]
         ax.plot(ratio, error, "o-", color=color, label=label)
         for name, x, y in zip(names, ratio, error):
-            ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8, color=color)
+            point_labels.append(ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8,
+                                            color=color))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("compression ratio [16-bit bytes / bytes sent]")
@@ -488,4 +501,35 @@ def compression_tradeoff_plot(results, *, ax=None, title=None):
     ax.legend(loc="lower right", fontsize=9)
     if title:
         ax.set_title(title, loc="left")
+    _clear_of_lines(ax, point_labels)
     return ax
+
+
+#: Where a point's label may go, in order of preference: (offset [pt], horizontal, vertical alignment).
+_LABEL_PLACES = (((5, 4), "left", "baseline"), ((5, -4), "left", "top"), ((-5, 4), "right", "baseline"),
+                 ((-5, -4), "right", "top"), ((0, 7), "center", "bottom"), ((0, -7), "center", "top"))
+
+
+def _clear_of_lines(ax, labels):
+    """Move each point label to the first of :data:`_LABEL_PLACES` that no line, legend or label crosses.
+
+    A label with no clear place keeps the first one. The figure is laid out once first, so that
+    the test uses the final limits.
+    """
+    if not labels:
+        return
+    ax.figure.draw_without_rendering()
+    paths = [line.get_transform().transform_path(line.get_path()) for line in ax.get_lines()]
+    legend = ax.get_legend()
+    taken = [legend.get_window_extent()] if legend is not None else []
+    for label in labels:
+        for offset, ha, va in _LABEL_PLACES:
+            label.set(position=offset, horizontalalignment=ha, verticalalignment=va)
+            box = label.get_window_extent().padded(1.0)
+            if not any(path.intersects_bbox(box, filled=False) for path in paths) and not any(
+                    box.overlaps(other) for other in taken):
+                break
+        else:
+            offset, ha, va = _LABEL_PLACES[0]
+            label.set(position=offset, horizontalalignment=ha, verticalalignment=va)
+        taken.append(label.get_window_extent())

@@ -206,7 +206,7 @@ class StragglerPanel(Panel):
             "slowdown_percent": widgets.FloatSlider(value=slowdown_percent, min=0.0, max=50.0, step=1.0,
                                                     description="a slow machine's extra time [%]", **_SLIDER),
         }
-        super().__init__(figure_size_in=(7.0, 3.6))
+        super().__init__(figure_size_in=(7.0, 4.6))
 
     def compute(self, *, jitter, jitter_percent, slow_percent, slowdown_percent):
         jitter_s = jitter_percent / 100

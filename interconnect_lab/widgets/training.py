@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from .. import units as u
 from ..plotting.style import styled
 from ..plotting.training import (
-    memory_breakdown_plot, network_scan_plot, pipeline_schedule_plot, schedule_bars, schedule_time_limit,
+    memory_breakdown_plot, memory_label_x, network_scan_plot, pipeline_schedule_plot, schedule_bars, schedule_time_limit,
     schedule_title, training_breakdown_plot,
 )
 from ..training import (
@@ -261,7 +261,7 @@ class TrainingRunPanel(Panel):
             bar.set_x(left)
             bar.set_width(width)
             left += width
-        bottom.texts[0].set_x(left)
+        bottom.texts[0].set_x(memory_label_x(memory))
         bottom.texts[0].set_text("  fits" if memory.fits else f"  short by {float(memory.shortfall_bytes) / 1e9:.0f} GB")
         first, second = self._titles(result)
         titles = [top.set_title(first, loc="left", fontsize=10), bottom.set_title(second, loc="left", fontsize=10)]
