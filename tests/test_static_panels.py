@@ -190,6 +190,22 @@ def test_scene_reads_log_axes_in_data_coordinates():
     assert axes["xs"] == "log" and ("10³", "10⁶") == tuple(l for v, l in axes["xt"] if v in (1e3, 1e6))
 
 
+def test_scene_keeps_hatches_of_bars_collections_and_legend_entries():
+    # The interleaved pipeline schedule tells its model chunks apart by hatching alone.
+    from interconnect_lab.widgets.training import PipelineSchedulePanel
+
+    panel = PipelineSchedulePanel(pipeline_parallel=4, microbatches=8, interleave=2)
+    items = static.figure_scene(panel.figure, panel._canvas.get_renderer())
+    hatched = [i for i in items if i["k"] == "poly" and i.get("h")]
+    assert hatched and all(i["h"] == "///" for i in hatched)
+    assert any(i["k"] == "poly" and not i.get("h") for i in items)       # the first chunk stays plain
+    legend = next(i for i in items if i["k"] == "axes")["legend"]
+    assert any(len(e) == 4 and e[3] == "///" for e in legend)
+    plain = PipelineSchedulePanel(pipeline_parallel=4, microbatches=8, interleave=1)
+    items = static.figure_scene(plain.figure, plain._canvas.get_renderer())
+    assert not any(i.get("h") for i in items if i["k"] == "poly")
+
+
 def test_real_panel_export_matches_the_library_for_every_combination():
     panel = panels.NVLinkDomainPanel()
     data = panel.static_export()

@@ -266,8 +266,10 @@ def _shapes(inverse, polygons):
     return rects, others
 
 
-def _shape_item(rects, others, face, edge, width, z, clip, closed=True):
+def _shape_item(rects, others, face, edge, width, z, clip, closed=True, hatch=None):
     item = {"k": "poly", "fc": face, "ec": edge, "lw": _num(width), "z": z, "clip": clip}
+    if hatch:
+        item["h"] = hatch  # matplotlib's hatch string ("///", "xx"...), drawn in the edge colour
     if rects:
         item["r"] = rects
     if others:
@@ -288,7 +290,7 @@ def _patch_item(ax, patch):
         return None
     rects, others = _shapes(ax.transData.inverted(), polygons)
     return _shape_item(rects, others, face, edge, patch.get_linewidth(), _num(patch.get_zorder()),
-                       bool(patch.get_clip_on()))
+                       bool(patch.get_clip_on()), hatch=patch.get_hatch())
 
 
 def _collection_items(ax, collection):
@@ -319,7 +321,7 @@ def _collection_items(ax, collection):
             rects, others = _shapes(inverse, polygons)
         else:
             rects, others = [], [_flat(inverse.transform(p)) for p in polygons]
-        items.append(_shape_item(rects, others, face, edge, width, z, clip, closed))
+        items.append(_shape_item(rects, others, face, edge, width, z, clip, closed, hatch=collection.get_hatch()))
     return items
 
 
@@ -353,7 +355,11 @@ def _legend_entries(legend):
                 kind, color = "patch", _color(handle.get_facecolor()[0])
             except (AttributeError, IndexError, TypeError):
                 kind, color = "patch", None
-        entries.append([_plain(text.get_text()), kind, color])
+        entry = [_plain(text.get_text()), kind, color]
+        hatch = handle.get_hatch() if kind == "patch" and hasattr(handle, "get_hatch") else None
+        if hatch:
+            entry.append(hatch)   # the swatch is hatched as the patches it names
+        entries.append(entry)
     return entries
 
 
@@ -389,7 +395,8 @@ def figure_scene(figure, renderer, cache=None) -> list[dict]:
     One ``axes`` item per visible axes (frame, scales, limits, ticks with
     matplotlib's labels, axis labels, titles, legend), then its artists:
     ``line`` (Line2D), ``poly`` (patches and collections' paths: rectangles
-    as ``r``, other polygons as ``p``), ``pts`` (scatter markers) and
+    as ``r``, other polygons as ``p``, a hatch as ``h``; a legend entry of a
+    hatched patch carries its hatch too), ``pts`` (scatter markers) and
     ``text``. Each artist item carries ``ax``, its axes' index. First, a
     ``fig`` item with the suptitle and figure legends. ``cache`` (a dict kept
     between calls on one figure) skips artists that have not changed.
@@ -424,7 +431,8 @@ def figure_scene(figure, renderer, cache=None) -> list[dict]:
                     artists.append(_patch_item(ax, patch))
                     continue
                 key = ("patch", id(patch), shape, tuple(patch.get_facecolor()), tuple(patch.get_edgecolor()),
-                       patch.get_linewidth(), patch.get_fill(), patch.get_zorder(), patch.get_clip_on(), frame)
+                       patch.get_linewidth(), patch.get_fill(), patch.get_hatch(), patch.get_zorder(),
+                       patch.get_clip_on(), frame)
                 artists.append(_cached(cache, key, lambda: _patch_item(ax, patch)))
         for collection in ax.collections:
             if collection.get_visible():

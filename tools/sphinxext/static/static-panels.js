@@ -59,6 +59,43 @@
     return scale.getPixelForValue(value);
   }
 
+  // A matplotlib hatch ("///", "\\\\", "xx", "..", "++", "--", "||") over the current clip
+  // region: lines in the edge colour, denser the more the symbol repeats.
+  function drawHatch(ctx, hatch, box, colour, ptpx) {
+    var count = function (c) { return hatch.split(c).length - 1; };
+    ctx.save();
+    ctx.strokeStyle = colour;
+    ctx.fillStyle = colour;
+    ctx.lineWidth = Math.max(0.6, ptpx);
+    var left = box[0], top = box[1], right = box[0] + box[2], bottom = box[1] + box[3], span = box[2] + box[3];
+    function lines(n, draw) {
+      if (!n) { return; }
+      var step = Math.max(3, 18 * ptpx / (n + 1));
+      ctx.beginPath();
+      for (var d = -span; d <= span; d += step) { draw(d); }
+      ctx.stroke();
+    }
+    lines(count("/") + count("x"), function (d) { ctx.moveTo(left + d, bottom); ctx.lineTo(left + d + span, bottom - span); });
+    lines(count("\\") + count("x"), function (d) { ctx.moveTo(left + d, top); ctx.lineTo(left + d + span, top + span); });
+    lines(count("-") + count("+"), function (d) { if (d >= 0) { ctx.moveTo(left, top + d); ctx.lineTo(right, top + d); } });
+    lines(count("|") + count("+"), function (d) { if (d >= 0) { ctx.moveTo(left + d, top); ctx.lineTo(left + d, bottom); } });
+    var dots = count(".") + count("o");
+    if (dots) {
+      var gap = Math.max(3, 18 * ptpx / (dots + 1));
+      for (var x = left + gap / 2; x < right; x += gap) {
+        for (var y = top + gap / 2; y < bottom; y += gap) { ctx.fillRect(x - 0.75, y - 0.75, 1.5, 1.5); }
+      }
+    }
+    ctx.restore();
+  }
+
+  // The CSS of a hatched legend swatch: diagonal stripes of the edge colour over the face.
+  function hatchSwatch(hatch) {
+    var angle = hatch.indexOf("\\") >= 0 ? "45deg" : "-45deg";
+    var stripes = "repeating-linear-gradient(" + angle + ", transparent 0 2px, rgba(255,255,255,0.85) 2px 3px)";
+    return hatch.indexOf("x") >= 0 ? stripes + ", " + stripes.replace(angle, angle === "45deg" ? "-45deg" : "45deg") : stripes;
+  }
+
   function drawShapes(chart, items, ptpx) {
     var ctx = chart.ctx, xs = chart.scales.x, ys = chart.scales.y, area = chart.chartArea, th = chart.$il.theme;
     items.forEach(function (item) {
@@ -75,6 +112,12 @@
           var x0 = pixel(xs, r[0]), x1 = pixel(xs, r[2]), y0 = pixel(ys, r[1]), y1 = pixel(ys, r[3]);
           var x = Math.min(x0, x1), y = Math.min(y0, y1), w = Math.abs(x1 - x0), h = Math.abs(y1 - y0);
           if (face) { ctx.fillStyle = face; ctx.fillRect(x, y, w, h); }
+          if (item.h) {
+            ctx.save();
+            ctx.beginPath(); ctx.rect(x, y, w, h); ctx.clip();
+            drawHatch(ctx, item.h, [x, y, w, h], edge || th.fg, ptpx);
+            ctx.restore();
+          }
           if (edge && item.lw > 0) { ctx.strokeStyle = edge; ctx.strokeRect(x, y, w, h); }
         });
         (item.p || []).forEach(function (p) {
@@ -85,6 +128,13 @@
           }
           if (!item.open) { ctx.closePath(); }
           if (face && !item.open) { ctx.fillStyle = face; ctx.fill(); }
+          if (item.h && !item.open) {
+            ctx.save();
+            ctx.clip();
+            drawHatch(ctx, item.h, [area.left, area.top, area.right - area.left, area.bottom - area.top],
+                      edge || th.fg, ptpx);
+            ctx.restore();
+          }
           if (edge && item.lw > 0) { ctx.strokeStyle = edge; ctx.stroke(); }
         });
       } else if (item.k === "pts") {
@@ -328,6 +378,7 @@
           var swatch = document.createElement("span");
           swatch.className = "il-sp-swatch il-sp-swatch-" + e[1];
           swatch.style.setProperty("--il-swatch", colour(e[2], th) || th.fg);
+          if (e[3]) { swatch.style.backgroundImage = hatchSwatch(e[3]); }
           swatch.setAttribute("aria-hidden", "true");
           li.appendChild(swatch);
           li.appendChild(document.createTextNode(e[0]));
