@@ -17,7 +17,7 @@ import numpy as np
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, PercentFormatter
 
 from .. import units as u
-from .style import COLORS, PALETTE, new_figure, styled
+from .style import COLORS, PALETTE, axes_size_in, new_figure, styled, text_width_in
 
 __all__ = ["memory_wall_plot", "kv_cache_plot", "offload_share_plot", "offload_memory_plot",
            "offload_paths_plot", "update_offload_memory", "update_offload_paths", "decode_plot", "PATH_COLORS",
@@ -66,17 +66,6 @@ def _capacity_label(low, high, names):
     return f"{', '.join(names)}: {amount} GB"
 
 
-def _text_width_in(text, fontsize):
-    """Rough width of a line of text [inch] (DejaVu Sans averages about 0.6 em a character)."""
-    return 0.6 * fontsize * len(text) / 72
-
-
-def _axes_size_in(ax):
-    """Width and height of the axes [inch], before the layout runs (a little less than after)."""
-    box = ax.get_position()
-    return box.width * ax.figure.get_figwidth(), box.height * ax.figure.get_figheight()
-
-
 def _log_span(limits):
     low, high = limits
     return float(np.log10(high) - np.log10(low))
@@ -101,7 +90,7 @@ def _capacity_lines(ax, capacities, *, vertical=True, curves=()):
     clusters = _capacity_clusters(capacities)
     fontsize = _CAPACITY_FONTSIZE
     row_pt = 1.3 * fontsize
-    width_in, height_in = _axes_size_in(ax)
+    width_in, height_in = axes_size_in(ax)
     if vertical:
         for index, (low, high, names) in enumerate(clusters):
             row = len(clusters) - 1 - index
@@ -144,7 +133,7 @@ def _capacity_lines(ax, capacities, *, vertical=True, curves=()):
     for low, high, names in reversed(clusters):        # from the top: the highest line's label goes first
         text = _capacity_label(low, high, names)
         top, bottom = fraction(high / u.GB), fraction(low / u.GB)
-        width = _text_width_in(text, fontsize) / width_in + 0.01
+        width = text_width_in(text, fontsize) / width_in + 0.01
         options = [(x, above) for x in (0.01, 0.99 - width, *np.arange(0.02, 0.99 - width, 0.01))
                    for above in (True, False)]
 
@@ -201,12 +190,12 @@ def memory_wall_plot(labels, states, capacities, *, ax=None, title=None):
     ax.barh(y, weights, height=0.7, color=COLORS["compute"], label="16-bit weights (2 B per parameter)")
     ax.set_xscale("log")
     ax.set_xlim(min(weights.min(), min(capacities.values()) / u.GB) / 2, total.max() * 4)
-    decades_per_in = _log_span(ax.get_xlim()) / _axes_size_in(ax)[0]
+    decades_per_in = _log_span(ax.get_xlim()) / axes_size_in(ax)[0]
     lines = [c / u.GB for c in capacities.values()]
     for row, value in zip(y, total):
         text = f"{value / 1e3:,.2f} TB" if value >= 1e3 else f"{value:,.0f} GB"
         # Right of the bar, or right of the HBM lines that would run through the text.
-        span = 10 ** (decades_per_in * (_text_width_in(text, 8) + 0.05))
+        span = 10 ** (decades_per_in * (text_width_in(text, 8) + 0.05))
         ax.text(_clear_of_lines(value * 1.08, lines, span), row, text, va="center", fontsize=8, zorder=4,
                 bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85})
     _capacity_lines(ax, capacities)

@@ -15,7 +15,7 @@ import matplotlib as mpl
 from matplotlib.figure import Figure
 from matplotlib.transforms import ScaledTranslation
 
-__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below"]
+__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in", "axes_size_in"]
 
 #: Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies.
 PALETTE = {
@@ -122,3 +122,17 @@ def legend_below(ax, *, gap_pt=36.0, **legend):
     offset = ScaledTranslation(0.0, -gap_pt / 72.0, ax.figure.dpi_scale_trans)
     return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + offset,
                      borderaxespad=0.0, **legend)
+
+
+def text_width_in(text, fontsize):
+    """Rough width of one line of text [inch]: DejaVu Sans averages about 0.6 em a character.
+
+    For placing labels before the figure is laid out (no renderer needed).
+    """
+    return 0.6 * fontsize * len(text) / 72
+
+
+def axes_size_in(ax):
+    """Width and height of ``ax`` [inch] before the layout runs (a little less than after)."""
+    box = ax.get_position()
+    return box.width * ax.figure.get_figwidth(), box.height * ax.figure.get_figheight()

@@ -8,7 +8,7 @@ from matplotlib import patheffects
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from .style import COLORS, PALETTE, new_figure, styled
+from .style import COLORS, PALETTE, axes_size_in, new_figure, styled, text_width_in
 
 __all__ = ["training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
            "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
@@ -280,13 +280,13 @@ def pipeline_schedule_plot(schedule, *, ax=None, title=None, label_microbatches=
         limit = schedule_time_limit(schedule) if time_limit is None else time_limit
         # Width of the axes before the layout runs, a little less than after: a pass
         # gets its number only if the number fits with some room on both sides.
-        axes_in = ax.get_position().width * ax.figure.get_figwidth()
+        axes_in = axes_size_in(ax)[0]
         fontsize = 8
         for stage, backward, microbatch, start, end in zip(schedule.stage, schedule.backward, schedule.microbatch,
                                                           schedule.start, schedule.end):
             text = str(microbatch + 1)
             width_in = (end - start) / schedule.ideal / limit * axes_in
-            if width_in < (0.62 * len(text) + 0.8) * fontsize / 72:
+            if width_in < text_width_in(text, fontsize) + 0.8 * fontsize / 72:
                 continue
             # A halo in the pass's colour keeps the hatch of a later chunk off the digits.
             ax.text((start + end) / 2 / schedule.ideal, p - 1 - stage, text, ha="center", va="center",
@@ -501,7 +501,7 @@ def compression_tradeoff_plot(results, *, ax=None, title=None):
     ax.legend(loc="lower right", fontsize=9)
     if title:
         ax.set_title(title, loc="left")
-    _clear_of_lines(ax, point_labels)
+    _place_labels_clear_of_lines(ax, point_labels)
     return ax
 
 
@@ -510,7 +510,7 @@ _LABEL_PLACES = (((5, 4), "left", "baseline"), ((5, -4), "left", "top"), ((-5, 4
                  ((-5, -4), "right", "top"), ((0, 7), "center", "bottom"), ((0, -7), "center", "top"))
 
 
-def _clear_of_lines(ax, labels):
+def _place_labels_clear_of_lines(ax, labels):
     """Move each point label to the first of :data:`_LABEL_PLACES` that no line, legend or label crosses.
 
     A label with no clear place keeps the first one. The figure is laid out once first, so that
