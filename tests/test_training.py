@@ -219,6 +219,43 @@ def test_each_overlap_switch_never_slows_the_step():
         assert after < before, switch
 
 
+def _wide_data_parallel_step(gpus, software):
+    # A 15B-parameter model at TP 8 over d = gpus / 8 nodes, four microbatches per GPU:
+    # the shape of a small model trained on many DGX H100 nodes.
+    model = tr.TransformerModel.gpt(layers=32, hidden_size=6144, heads=48, vocabulary_size=256000,
+                                    sequence_length=4096)
+    config = tr.parallel_config(gpus, global_batch_size=gpus // 2, tensor_parallel=8, microbatch_size=1,
+                                recompute="selective", sequence_parallel=True, zero_stage=1)
+    dgx_h100 = tr.Cluster(name="DGX H100", gpu="H100 SXM", gpus_per_node=8, scale_up_link="NVLink 4",
+                          scale_out_link="InfiniBand NDR", nics_per_node=8)
+    return tr.training_step(model, dgx_h100, config, software)
+
+
+@pytest.mark.parametrize("gpus", [768, 2304])
+def test_megatron_core_buckets_keep_wide_data_parallel_rings_bandwidth_bound(gpus):
+    # Megatron-Core's buckets of max(40 M, 1 M d) parameters: at d = 96 and 288 a ring's
+    # per-step latency, paid once per layer, would cost more than the fewer, larger
+    # buckets leave exposed at the end of the backward pass.
+    core = tr.software("Megatron-Core 2024")
+    per_layer = dataclasses.replace(core, bucket_parameters=0, bucket_parameters_per_rank=0)
+    bucketed, layered = _wide_data_parallel_step(gpus, core), _wide_data_parallel_step(gpus, per_layer)
+    assert bucketed.data_parallel_s < layered.data_parallel_s
+    # The bytes moved are the same; only the count of collectives changes.
+    assert bucketed.data_parallel_s + bucketed.data_parallel_hidden_s < \
+        layered.data_parallel_s + layered.data_parallel_hidden_s
+
+
+def test_one_bucket_is_the_reduction_after_the_backward_pass():
+    # A bucket holding the whole stage fires when the backward pass ends, as a stack with no
+    # overlap reduces its one contiguous buffer: the two cost the same.
+    core = tr.software("Megatron-Core 2024")
+    one_bucket = dataclasses.replace(core, bucket_parameters=10**12)
+    no_overlap = dataclasses.replace(core, data_parallel_overlap=False)
+    a, b = _wide_data_parallel_step(768, one_bucket), _wide_data_parallel_step(768, no_overlap)
+    assert a.data_parallel_s == pytest.approx(b.data_parallel_s, rel=1e-12)
+    assert a.data_parallel_hidden_s == pytest.approx(0.0, abs=1e-15)
+
+
 def test_megascale_ablation_rises_step_by_step():
     rows = tr.megascale_ablation()
     mfus = [mfu for _, mfu in rows]
@@ -420,6 +457,7 @@ def test_interleaving_needs_microbatches_divisible_by_stages():
     (lambda: tr.TransformerModel.gpt(layers=2, hidden_size=100, heads=3, vocabulary_size=10, sequence_length=8),
      r"hidden_size = 100 is not divisible by heads = 3"),
     (lambda: tr.Efficiencies(gemm=1.5), r"Efficiencies.gemm = 1.5 is not valid"),
+    (lambda: tr.Software(name="x", bucket_parameters=-1), r"Software.bucket_parameters = -1 is not valid"),
 ])
 def test_bad_input_names_parameter_and_range(call, message):
     with pytest.raises(ValueError, match=message):

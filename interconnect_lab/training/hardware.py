@@ -231,9 +231,21 @@ class Software:
         Off: each of the 2·v·m transfers of a stage waits (Megatron-LM's
         blocking send/receive).
     data_parallel_overlap : bool
-        Gradient reduction (and ZeRO parameter gathers) run per layer during the
-        backward pass: only the last layer's share and anything longer than the
-        compute stay exposed. Off: the whole reduction follows the backward pass.
+        Gradient reduction (and ZeRO parameter gathers) run per layer (or per
+        bucket, see ``bucket_parameters``) during the backward pass: only the
+        last unit's share and anything longer than the compute stay exposed.
+        Off: the whole reduction follows the backward pass as one collective
+        over one contiguous buffer.
+    bucket_parameters, bucket_parameters_per_rank : int
+        With ``data_parallel_overlap`` and ZeRO stage 0-2, gradients are
+        reduced (and weights gathered) in buckets of
+        ``max(bucket_parameters, bucket_parameters_per_rank · d)`` parameters
+        rather than layer by layer: fewer, larger collectives, so a ring over
+        many data-parallel ranks pays its per-step latency fewer times, and a
+        longer last bucket left exposed. Megatron-Core's default is
+        ``max(40,000,000, 1,000,000 · d)`` ("larger DP sizes need larger
+        buckets to ensure collectives do not become latency-bound"). 0 (the
+        default): one unit per layer, as FSDP wraps each block.
     scatter_gather : bool
         SC21 §4.1: each tensor-parallel rank sends 1/t of a stage boundary's
         activations over the network and the receivers all-gather over NVLink.
@@ -273,6 +285,8 @@ class Software:
     tensor_parallel_backward_overlap: bool = False
     pipeline_parallel_overlap: bool = False
     data_parallel_overlap: bool = False
+    bucket_parameters: int = 0
+    bucket_parameters_per_rank: int = 0
     scatter_gather: bool = True
     gradient_bytes: int = 2
     parameter_bytes: int = 2
@@ -287,6 +301,9 @@ class Software:
         check_choice("Software.gemm_precision", self.gemm_precision, GEMM_PRECISIONS)
         check_integer("Software.gradient_bytes", self.gradient_bytes, minimum=1, maximum=8, unit="B")
         check_integer("Software.parameter_bytes", self.parameter_bytes, minimum=1, maximum=8, unit="B")
+        check_integer("Software.bucket_parameters", self.bucket_parameters, minimum=0, maximum=10**12)
+        check_integer("Software.bucket_parameters_per_rank", self.bucket_parameters_per_rank, minimum=0,
+                      maximum=10**12)
         if isinstance(self.sources, Source):
             object.__setattr__(self, "sources", (self.sources,))
 

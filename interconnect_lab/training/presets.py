@@ -45,6 +45,14 @@ MEGATRON_LM_2022_LAYERS = Source(
          "reduce-scatter) is started asynchronously before the weight-gradient GEMM and waited for after it; with "
          "sequence parallelism the input's all-gather runs under the data-gradient GEMM; on unless "
          "--no-async-tensor-model-parallel-allreduce")
+MEGATRON_CORE_DDP = Source(
+    title="NVIDIA, Megatron-LM: megatron/core/distributed/distributed_data_parallel.py (DistributedDataParallel)",
+    year=2024,
+    url="https://github.com/NVIDIA/Megatron-LM/blob/001199898c4badd01eaf0785c212d8ed7ce83042/"
+        "megatron/core/distributed/distributed_data_parallel.py",
+    note="default bucket_size max(40000000, 1000000 * data-parallel size) parameters, 'to ensure that chunks used "
+         "in NCCL ring-reduce implementations are large enough to remain bandwidth-bound rather than "
+         "latency-bound'; one bucket when overlap_grad_reduce is off")
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
@@ -192,10 +200,12 @@ def _software():
     megatron_core = Software(
         name="Megatron-Core 2024", flash_attention=True, attention_kernel="FlashAttention-3",
         fused_norm_activation=True, tensor_parallel_overlap=True, pipeline_parallel_overlap=True,
-        data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4,
+        data_parallel_overlap=True, bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000,
+        scatter_gather=False, gradient_bytes=4,
         sources=(MEGATRON_CORE.at("README, training speed and scalability", note=(
             "Transformer Engine fused attention and kernels, tensor-parallel communication overlap, "
-            "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),))
+            "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),
+                 MEGATRON_CORE_DDP))
     megatron_core_fp8 = dataclasses.replace(
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))

@@ -153,6 +153,23 @@ def _edge_stage_layers(model, p, v=1, uneven_pipeline=False):
     return np.where(short, fullest - 1, fullest)
 
 
+def _data_parallel_units(software, params, layers, d):
+    """Collectives a stage's gradient reduction (ZeRO 0-2) takes: per layer, per bucket or one.
+
+    Overlapping stacks reduce layer by layer (FSDP's per-block units), or in
+    buckets of ``max(bucket_parameters, bucket_parameters_per_rank · d)``
+    parameters where the stack sets them (Megatron-Core); a stack that does not
+    overlap reduces its one contiguous gradient buffer after the backward pass.
+    """
+    layers = np.asarray(layers, dtype=float)
+    if not software.data_parallel_overlap:
+        return np.ones_like(layers)
+    if software.bucket_parameters or software.bucket_parameters_per_rank:
+        bucket = np.maximum(software.bucket_parameters, software.bucket_parameters_per_rank * np.asarray(d, float))
+        return np.ceil(params / bucket)
+    return layers
+
+
 def _stage_parameters(model, t, p, v=1, uneven_pipeline=False):
     """Parameters held by one GPU of the largest pipeline stage (TP-sharded)."""
     first, last = _embedding_parameters(model)
@@ -651,39 +668,48 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
 
     # --- data parallelism and ZeRO -------------------------------------------------------
     ranks_per_node = np.clip(node // (ti * ci), 1, di)
-    # Per layer of the stage: its share of the parameters and its compute, which the
-    # layer's collective hides behind when the stack overlaps them (prefetching the
-    # next layer's gather, reducing the last layer's gradients during the backward
-    # pass of the layer before): c + (L - 1) max(c - w, 0) of L collectives c stays
-    # exposed behind L windows w.
+    # The stage's gradients are reduced (and, with ZeRO 1-2, its weights gathered) in
+    # units: one per layer (FSDP's per-block wrapping, the default), one per bucket of
+    # Megatron-Core's size, or one buffer when nothing overlaps. Each unit's collective
+    # hides behind the compute of the units before it when the stack overlaps them
+    # (prefetching the next gather, reducing a bucket while the backward pass computes
+    # the next): c + (n - 1) max(c - w, 0) of n collectives c stays exposed behind n
+    # windows w.
     layers_l = layers_per_stage
     forward_window, backward_window = layer.forward_s, layer.backward_s + layer.recompute_s
+    units = _data_parallel_units(software, params, layers_l, d)
+    unit_params = params / units
+    unit_forward_window = forward_window * layers_l / units
+    unit_backward_window = backward_window * layers_l / units
 
-    def exposed(comm_s, window_s):
+    def exposed(comm_s, window_s, count=layers_l):
         if software.data_parallel_overlap:
-            return comm_s + (layers_l - 1) * np.maximum(comm_s - window_s, 0.0)
-        return layers_l * comm_s
+            return comm_s + (count - 1) * np.maximum(comm_s - window_s, 0.0)
+        return count * comm_s
 
     shard = di if shard_group is None else np.minimum(shard_group, di)
     replicas = di // shard
     shard_per_node = np.minimum(ranks_per_node, shard)
     gradient_layer = layer_params * software.gradient_bytes
     weight_layer = layer_params * _stored_weight_bytes(software)
+    gradient_unit = unit_params * software.gradient_bytes
+    weight_unit = unit_params * _stored_weight_bytes(software)
     # Data-parallel groups are strided by t c (Megatron-LM's rank order): a group spans
     # d t c GPUs, and where that is more than a pod its ring leaves each pod once.
     pods = 1.0 if cluster_.pod_gpus is None else np.ceil(d * t * c / cluster_.pod_gpus)
     slow = np.where(pods > 1, np.maximum(1.0, cluster_.oversubscription * pods / d), 1.0)
     if zero_stage == 0:
-        dp_comm = layers_l * _collective_s("all_reduce", gradient_layer, di, ranks_per_node, cluster_, slow)
-        exposed_dp = exposed(dp_comm / layers_l, backward_window)
-        dp_received = layers_l * _received_bytes("all_reduce", gradient_layer, d)
+        reduce = _collective_s("all_reduce", gradient_unit, di, ranks_per_node, cluster_, slow)
+        dp_comm = units * reduce
+        exposed_dp = exposed(reduce, unit_backward_window, units)
+        dp_received = units * _received_bytes("all_reduce", gradient_unit, d)
     elif zero_stage in (1, 2):
-        reduce = _collective_s("reduce_scatter", gradient_layer, di, ranks_per_node, cluster_, slow)
-        gather = _collective_s("all_gather", weight_layer, di, ranks_per_node, cluster_, slow)
-        dp_comm = layers_l * (reduce + gather)
-        exposed_dp = exposed(reduce, backward_window) + exposed(gather, forward_window)
-        dp_received = layers_l * (_received_bytes("reduce_scatter", gradient_layer, d)
-                                  + _received_bytes("all_gather", weight_layer, d))
+        reduce = _collective_s("reduce_scatter", gradient_unit, di, ranks_per_node, cluster_, slow)
+        gather = _collective_s("all_gather", weight_unit, di, ranks_per_node, cluster_, slow)
+        dp_comm = units * (reduce + gather)
+        exposed_dp = exposed(reduce, unit_backward_window, units) + exposed(gather, unit_forward_window, units)
+        dp_received = units * (_received_bytes("reduce_scatter", gradient_unit, d)
+                               + _received_bytes("all_gather", weight_unit, d))
     else:
         # ZeRO-3 / FSDP: every microbatch gathers each layer's weights before its
         # forward and its backward pass (recomputation reuses the backward gather)

@@ -14,7 +14,8 @@ from .presets import (
     transformer_model,
 )
 from .config import ParallelConfig
-from .step import _collective_s, _group_ranks_per_node, _layers_per_stage, _stage_parameters
+from .step import (_collective_s, _data_parallel_units, _group_ranks_per_node, _layers_per_stage,
+                   _stage_parameters)
 
 
 # ============================================================================
@@ -128,7 +129,7 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
     tensor   all_reduce       6912 x    50.3 MB  NVLink 3
     pipeline send_recv         192 x     6.3 MB  InfiniBand HDR
     pipeline all_gather        192 x    50.3 MB  NVLink 3
-    data     all_reduce         12 x   466.4 MB  InfiniBand HDR
+    data     all_reduce          1 x  5597.0 MB  InfiniBand HDR
     """
     model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
     cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
@@ -178,19 +179,21 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
             add("pipeline", "re-assembling the scattered boundary inside the tensor-parallel group", "all_gather",
                 t, int(_group_ranks_per_node(t, node, gpus)), 2 * v * m, boundary)
     if d > 1:
-        # One collective per layer of the stage (bucketed by layer, as the step charges it).
+        # ZeRO 0-2: per layer, per bucket or one buffer, as the step charges it.
         params = float(_stage_parameters(model, t, p, v, config.uneven_pipeline))
         ranks_per_node = int(np.clip(node // (t * c), 1, d))
         gradient_size = params * software_.gradient_bytes / layers
         weight_size = params * software_.parameter_bytes / layers
+        units = int(_data_parallel_units(software_, params, layers, d))
+        unit = {1: "the stage's gradient buffer", layers: "each layer"}.get(units, f"each of {units} buckets")
         if config.zero_stage == 0:
-            add("data", "gradients of each layer, once per iteration", "all_reduce", d, ranks_per_node, layers,
-                gradient_size)
+            add("data", f"gradients of {unit}, once per iteration", "all_reduce", d, ranks_per_node, units,
+                params * software_.gradient_bytes / units)
         elif config.zero_stage in (1, 2):
-            add("data", "gradients of each layer, once per iteration (each rank keeps its shard)",
-                "reduce_scatter", d, ranks_per_node, layers, gradient_size)
-            add("data", "updated weights of each layer, once per iteration", "all_gather", d, ranks_per_node,
-                layers, weight_size)
+            add("data", f"gradients of {unit}, once per iteration (each rank keeps its shard)",
+                "reduce_scatter", d, ranks_per_node, units, params * software_.gradient_bytes / units)
+            add("data", f"updated weights of {unit}, once per iteration", "all_gather", d, ranks_per_node,
+                units, params * software_.parameter_bytes / units)
         else:
             shard = d if config.shard_group_size is None else config.shard_group_size
             shard_per_node = min(ranks_per_node, shard)
