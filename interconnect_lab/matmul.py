@@ -12,8 +12,9 @@ catalog's ``measured_matmul_flop_per_s``):
 * **Wave quantization**: :math:`\\lceil m/T_m\\rceil\\lceil n/T_n\\rceil` tiles run
   in waves of one tile per SM; the last wave may leave SMs idle.
 * **Memory traffic**: the FLOPs take :math:`2mnk/R` at the best rate
-  :math:`R`; reading A and B and writing C, :math:`2(mk + kn + mn)` bytes,
-  takes that over the HBM bandwidth :math:`B`. Counted as not overlapped, a
+  :math:`R`; reading A and B and writing C, :math:`e(mk + kn) + 2mn` bytes
+  (:math:`e` = 2 for BF16 inputs, 1 for FP8; C is BF16), takes that over the
+  HBM bandwidth :math:`B`. Counted as not overlapped, a
   GEMM with little work per byte (a thin one, :math:`n` or :math:`k` in the
   hundreds, or a small one) loses most; the large square GEMM at which the
   best rate is measured hardly loses at all.
@@ -22,10 +23,13 @@ catalog's ``measured_matmul_flop_per_s``):
 
     \\eta(m, n, k) = \\underbrace{\\frac{m n}{T_m T_n \\lceil m/T_m\\rceil \\lceil n/T_n\\rceil}}_{\\text{tiles}}
         \\;\\underbrace{\\frac{N_\\text{tiles}}{N_\\text{SM} \\lceil N_\\text{tiles}/N_\\text{SM}\\rceil}}_{\\text{waves}}
-        \\;\\underbrace{\\frac{1}{1 + \\frac{R}{B}\\,\\frac{2(mk + kn + mn)}{2mnk}}}_{\\text{memory traffic}}
+        \\;\\underbrace{\\frac{1}{1 + \\frac{R}{B}\\,\\frac{e(mk + kn) + 2mn}{2mnk}}}_{\\text{memory traffic}}
 
 divided by the same product at the reference shape the best rate was
-measured at, so that :math:`\\eta = 1` there. The tile is NVIDIA's default
+measured at, so that :math:`\\eta = 1` there. FP8 GEMMs (``precision="fp8"``)
+take the GPU's best measured FP8 rate as :math:`R` (the catalog's
+``measured_fp8_matmul_flop_per_s``; where none is published, the FP8 peak at
+the share of peak the BF16 measurement reaches, an assumption). The tile is NVIDIA's default
 large-GEMM tiles (the Deep Learning Performance guide). The model is meant for
 the GEMMs of training (every dimension in the thousands); cuBLAS's
 smaller and split-K kernels make small or very thin GEMMs faster than it says
@@ -46,9 +50,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalog
-from ._validation import check_number
+from ._validation import check_choice, check_number
 
-__all__ = ["TILES", "REFERENCE_SHAPE", "gemm_efficiency", "gemm_rate", "gemm_time_s"]
+__all__ = ["TILES", "REFERENCE_SHAPE", "PRECISIONS", "best_rate", "gemm_efficiency", "gemm_rate", "gemm_time_s"]
 
 #: Output tiles (rows, columns) a GEMM library chooses among [elements]; it takes
 #: the one that wastes least to tile and wave quantization.
@@ -58,10 +62,39 @@ TILES = ((128, 256), (256, 128), (128, 128), (128, 64))
 #: measured: a large square GEMM.
 REFERENCE_SHAPE = (8192, 8192, 8192)
 
-_ELEMENT_BYTES = 2.0   # a BF16 element of A, B or C [B]
+#: Input precisions and the bytes of one element of A or B [B]; C is written in BF16.
+PRECISIONS = {"bf16": 2.0, "fp8": 1.0}
+
+_OUTPUT_BYTES = 2.0   # a BF16 element of C [B]
 
 
-def _shape_factor(m, n, k, sms, balance):
+def best_rate(gpu, precision="bf16"):
+    """The best matmul rate ``gpu`` has been measured at in ``precision`` [FLOP/s].
+
+    BF16: the catalog's ``measured_matmul_flop_per_s`` (the datasheet peak if
+    unmeasured). FP8: ``measured_fp8_matmul_flop_per_s``, or, where no FP8
+    measurement is published, the FP8 peak at the share of peak the BF16
+    measurement reaches (an assumption). A GPU without FP8 raises ValueError.
+
+    >>> from interconnect_lab import catalog
+    >>> h100 = catalog.gpu("H100 SXM")
+    >>> round(best_rate(h100, "fp8") / best_rate(h100, "bf16"), 2)   # not the 2x of the peaks
+    1.74
+    """
+    gpu = _check_gpu(gpu)
+    check_choice("precision", precision, PRECISIONS)
+    bf16 = gpu.measured_matmul_flop_per_s or gpu.bf16_flop_per_s
+    if precision == "bf16":
+        return bf16
+    if gpu.fp8_flop_per_s is None:
+        with_fp8 = ", ".join(repr(name) for name, g in catalog.GPUS.items() if g.fp8_flop_per_s is not None)
+        raise ValueError(f"the {gpu.name} has no FP8 tensor cores (precision 'fp8'); GPUs with FP8: {with_fp8}")
+    if gpu.measured_fp8_matmul_flop_per_s is not None:
+        return gpu.measured_fp8_matmul_flop_per_s
+    return gpu.fp8_flop_per_s * bf16 / gpu.bf16_flop_per_s
+
+
+def _shape_factor(m, n, k, sms, balance, input_bytes=PRECISIONS["bf16"]):
     best = 0.0
     for tm, tn in TILES:
         rows, cols = np.ceil(m / tm), np.ceil(n / tn)
@@ -71,11 +104,11 @@ def _shape_factor(m, n, k, sms, balance):
         best = np.maximum(best, tile_use * wave_use)
     # Time 2mnk/R for the FLOPs plus (mk + kn + mn) elements through HBM at B, not overlapped:
     # the share of the FLOP time is 1 / (1 + (R/B) (bytes per FLOP of this GEMM)).
-    bytes_per_flop = _ELEMENT_BYTES * (m * k + k * n + m * n) / (2.0 * m * n * k)
+    bytes_per_flop = (input_bytes * (m * k + k * n) + _OUTPUT_BYTES * m * n) / (2.0 * m * n * k)
     return best / (1.0 + balance * bytes_per_flop)
 
 
-def gemm_efficiency(gpu, m, n, k):
+def gemm_efficiency(gpu, m, n, k, precision="bf16"):
     """Share of ``gpu``'s best measured matmul rate that an m × n × k GEMM sustains [-].
 
     Parameters
@@ -85,6 +118,9 @@ def gemm_efficiency(gpu, m, n, k):
     m, n, k : float or array_like
         The GEMM's rows, columns and inner dimension [elements], each in
         [1, 2**53].
+    precision : {"bf16", "fp8"}
+        The inputs' precision: the best rate it is a share of (:func:`best_rate`)
+        and the bytes its memory traffic moves.
 
     Returns
     -------
@@ -110,7 +146,8 @@ def gemm_efficiency(gpu, m, n, k):
     except ValueError:
         raise ValueError(f"m, n and k must broadcast to one shape; got shapes {np.shape(m)}, {np.shape(n)} and "
                          f"{np.shape(k)}") from None
-    result = _efficiency(gpu, np.asarray(m, float), np.asarray(n, float), np.asarray(k, float))
+    best_rate(gpu, precision)                        # checks the precision and the GPU's support of it
+    result = _efficiency(gpu, np.asarray(m, float), np.asarray(n, float), np.asarray(k, float), precision)
     return float(result) if np.ndim(result) == 0 else result
 
 
@@ -128,20 +165,17 @@ def _check_sustained(sustained):
     return check_number("sustained", sustained, minimum=1e-3, maximum=1, scalar=True)
 
 
-def _efficiency(gpu, m, n, k):
+def _efficiency(gpu, m, n, k, precision="bf16"):
     """:func:`gemm_efficiency` on arrays already checked (the training model's inner loop)."""
     sms = gpu.streaming_multiprocessors
-    balance = _balance(gpu)
+    balance = best_rate(gpu, precision) / gpu.hbm_bandwidth_bytes_per_s
+    element = PRECISIONS[precision]
     # No shape runs faster than the best one measured: the reference stands for it.
-    return np.minimum(_shape_factor(m, n, k, sms, balance) / _shape_factor(*REFERENCE_SHAPE, sms, balance), 1.0)
+    return np.minimum(_shape_factor(m, n, k, sms, balance, element)
+                      / _shape_factor(*REFERENCE_SHAPE, sms, balance, element), 1.0)
 
 
-def _balance(gpu):
-    rate = gpu.measured_matmul_flop_per_s or gpu.bf16_flop_per_s
-    return rate / gpu.hbm_bandwidth_bytes_per_s
-
-
-def gemm_rate(gpu, m, n, k, *, sustained=1.0):
+def gemm_rate(gpu, m, n, k, *, sustained=1.0, precision="bf16"):
     """Sustained FLOP/s of an m × n × k GEMM: best measured rate × shape efficiency × ``sustained`` [FLOP/s].
 
     ``sustained`` is the share of the best rate that survives end to end in a
@@ -150,11 +184,10 @@ def gemm_rate(gpu, m, n, k, *, sustained=1.0):
     """
     gpu = _check_gpu(gpu)
     sustained = _check_sustained(sustained)
-    best = gpu.measured_matmul_flop_per_s or gpu.bf16_flop_per_s
-    return best * sustained * gemm_efficiency(gpu, m, n, k)
+    return best_rate(gpu, precision) * sustained * gemm_efficiency(gpu, m, n, k, precision)
 
 
-def gemm_time_s(gpu, m, n, k, *, sustained=1.0):
+def gemm_time_s(gpu, m, n, k, *, sustained=1.0, precision="bf16"):
     """Time of one m × n × k GEMM, 2mnk FLOPs at :func:`gemm_rate` [s]."""
-    rate = gemm_rate(gpu, m, n, k, sustained=sustained)   # checks every argument
+    rate = gemm_rate(gpu, m, n, k, sustained=sustained, precision=precision)   # checks every argument
     return 2.0 * np.asarray(m, float) * np.asarray(n, float) * np.asarray(k, float) / rate

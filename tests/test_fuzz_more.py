@@ -181,12 +181,12 @@ def efficiency_in_unit_interval(result, kwargs):
 
 
 def rate_at_most_best(result, kwargs):
-    gpu = kwargs["gpu"]
-    best = gpu.measured_matmul_flop_per_s or gpu.bf16_flop_per_s
+    best = matmul.best_rate(kwargs["gpu"], kwargs["precision"])
     assert np.all((np.asarray(result) > 0) & (np.asarray(result) <= best * kwargs["sustained"] * (1 + 1e-12)))
 
 
 gpu_spec = mixed(st.sampled_from(GPUS).map(catalog.gpu))
+precision = choice(tuple(matmul.PRECISIONS))
 dimension = mixed(st.one_of(st.floats(0, 6).map(lambda e: float(round(10 ** e))),
                             st.floats(0, 20).map(lambda e: float(round(10 ** e))),
                             st.lists(st.integers(1, 100_000), min_size=1, max_size=4)))
@@ -210,12 +210,13 @@ ROADMAP_CASES = [
                                      estimate=choice(tuple(pricebook.ESTIMATES)))),
     Case(roadmap.generation_growth, dict(old=choice(GPUS), new=choice(GPUS), old_nic=choice(tuple(catalog.NICS)),
                                          new_nic=choice(tuple(catalog.NICS)))),
-    Case(matmul.gemm_efficiency, dict(gpu=gpu_spec, m=dimension, n=dimension, k=dimension),
+    Case(matmul.best_rate, dict(gpu=gpu_spec, precision=precision)),
+    Case(matmul.gemm_efficiency, dict(gpu=gpu_spec, m=dimension, n=dimension, k=dimension, precision=precision),
          check=efficiency_in_unit_interval),
     Case(matmul.gemm_rate, dict(gpu=gpu_spec, m=dimension, n=dimension, k=dimension,
-                                sustained=fraction(0.01, 1.0)), check=rate_at_most_best),
+                                sustained=fraction(0.01, 1.0), precision=precision), check=rate_at_most_best),
     Case(matmul.gemm_time_s, dict(gpu=gpu_spec, m=dimension, n=dimension, k=dimension,
-                                  sustained=fraction(0.01, 1.0))),
+                                  sustained=fraction(0.01, 1.0), precision=precision)),
 ]
 
 

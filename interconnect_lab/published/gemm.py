@@ -62,3 +62,19 @@ TILELANG_H800_GEMM_SOURCE = Source(
 TILELANG_H800_GEMM: tuple[GemmMeasurement, ...] = tuple(
     GemmMeasurement(gpu="H100 SXM", m=8192, n=8192, k=k, flop_per_s=rate * u.TFLOP_per_s, measured_on="H800 SXM")
     for k, rate in ((256, 386), (512, 520), (1024, 628), (2048, 705), (4096, 736), (8192, 758), (16384, 766)))
+
+
+AZURE_H100_FP8_GEMM_SOURCE = Source(
+    title="Microsoft Azure, AI benchmarking guide: ND H100 v5 results (Azure_Results/ND_H100_v5_results.md)",
+    year=2024, url="https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/ND_H100_v5_results.md",
+    locator="GEMM cuBLASLt table",
+    note="H100 80GB HBM3, CUDA 12.6, FP8 inputs, random initialization, 10,000 warm-up iterations")
+
+#: cuBLASLt FP8 GEMMs on an H100 SXM (80 GB HBM3), by shape (Azure's benchmarking guide).
+AZURE_H100_FP8_GEMM: tuple[GemmMeasurement, ...] = tuple(
+    GemmMeasurement(gpu="H100 SXM", m=m, n=n, k=k, flop_per_s=rate * u.TFLOP_per_s)
+    for m, n, k, rate in (
+        (1024, 1024, 1024, 274.1), (2048, 2048, 2048, 1011.3), (4096, 4096, 4096, 1216.9),
+        (8192, 8192, 8192, 1290.1), (16384, 16384, 16384, 1377.3), (32768, 32768, 32768, 1382.2),
+        (1024, 2145, 1024, 410.7), (6144, 12288, 12288, 1351.4), (802816, 192, 768, 663.8),
+    ))

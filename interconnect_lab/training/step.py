@@ -445,16 +445,20 @@ class _LayerTerms:
 
 
 def _precision_speedup(software, gpu):
-    """How much faster the weight GEMMs run in the stack's precision than in BF16 [-]."""
+    """How much faster the weight GEMMs run in the stack's precision than in BF16 [-].
+
+    The ratio of the best measured rates (:func:`interconnect_lab.matmul.best_rate`):
+    1.74 on an H100, where the peaks say 2.
+    """
     if software.gemm_precision == "bf16":
         return 1.0
     if gpu.fp8_flop_per_s is None:
         raise ValueError(f"software {software.name!r} runs its GEMMs in FP8, which the {gpu.name} does not "
                          "support: choose a stack with gemm_precision='bf16'")
-    return gpu.fp8_flop_per_s / gpu.bf16_flop_per_s
+    return matmul.best_rate(gpu, "fp8") / matmul.best_rate(gpu, "bf16")
 
 
-def _projection_gemm_s(model, gpu, gemm_rate, tokens, t):
+def _projection_gemm_s(model, gpu, gemm_rate, tokens, t, precision="bf16"):
     """Forward and backward time of a layer's four projection GEMMs on one GPU [s].
 
     Each weight GEMM (QKV, attention output, MLP in, MLP out; tensor-parallel
@@ -473,7 +477,7 @@ def _projection_gemm_s(model, gpu, gemm_rate, tokens, t):
     m = np.broadcast_to(tokens, n.shape)
     flops = 2 * m * n * k
     # Forward m x n x k; backward the data gradient (m x k x n) and the weight gradient (k x n x m).
-    efficiency = matmul._efficiency(gpu, np.stack([m, m, k]), np.stack([n, k, n]), np.stack([k, n, m]))
+    efficiency = matmul._efficiency(gpu, np.stack([m, m, k]), np.stack([n, k, n]), np.stack([k, n, m]), precision)
     seconds = flops / (gemm_rate * efficiency)
     forward = seconds[0].sum(axis=0)
     backward = (seconds[1] + seconds[2]).sum(axis=0)
@@ -517,13 +521,24 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     core_s = core_flops / attention_rate + core_bytes / hbm_rate
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
     projection_forward_s, projection_backward_s, column_weight_gradient_s = _projection_gemm_s(
-        model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t)
+        model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t,
+        software.gemm_precision)
     # The backward pass of the attention core: four matmuls (twice the forward's FLOPs), and
     # FlashAttention recomputes the scores first, a fifth (FLASH_ATTENTION_BACKWARD_FLOPS).
     backward_core = FLASH_ATTENTION_BACKWARD_FLOPS if software.flash_attention else 2.0
     backward_core_s = backward_core * core_flops / attention_rate + 2 * core_bytes / hbm_rate
-    forward_s = core_s + projection_forward_s + elementwise_s
-    backward_s = backward_core_s + 2 * elementwise_s + projection_backward_s
+    # FP8 GEMMs take quantized operands: each activation entering a GEMM, and in the backward
+    # pass each gradient leaving one, is read in BF16 and written as FP8 twice, row-wise and
+    # column-wise (Hopper's FP8 GEMMs need the transposed copy for the other pass): 4 bytes
+    # per element. Weights are quantized once per step, not per microbatch.
+    quantize_forward_s = quantize_backward_s = 0.0
+    if software.gemm_precision == "fp8":
+        inputs = tokens * (2 * h / replicated + h / t + f / t)           # QKV and MLP in (norm-fed), out-proj, MLP out
+        outputs = tokens * ((h + 2 * kv) / t + h + (model.mlp_matrices - 1) * f / t + h)
+        quantize_forward_s = _FP8_QUANTIZE_BYTES * inputs / hbm_rate
+        quantize_backward_s = _FP8_QUANTIZE_BYTES * outputs / hbm_rate
+    forward_s = core_s + projection_forward_s + elementwise_s + quantize_forward_s
+    backward_s = backward_core_s + 2 * elementwise_s + projection_backward_s + quantize_backward_s
     recompute_s = {"full": forward_s, "selective": core_s, "none": 0.0}[recompute]
     layer_s = forward_s + backward_s + recompute_s
     layer_gemm_s = (projection_forward_s + projection_backward_s
@@ -582,6 +597,10 @@ def _received_bytes(kind, size_bytes, ranks):
 
 #: Bytes of one FP32 element [B].
 _FP32_BYTES = 4
+
+#: HBM bytes per element to quantize a GEMM operand for FP8: read 2 (BF16), write 1 row-wise
+#: and 1 column-wise (Transformer Engine, "Performance considerations: handling transposes") [B].
+_FP8_QUANTIZE_BYTES = 4
 
 
 def _stored_weight_bytes(software):
