@@ -64,8 +64,8 @@ def fidelity_plot(rows, *, ax=None, tolerance=0.10):
     Parameters
     ----------
     rows : sequence of interconnect_lab.training.FidelityRow
-        From :func:`interconnect_lab.training.fidelity_table`; MFU rows and TFLOP/s rows are
-        both drawn as predicted over published.
+        From :func:`interconnect_lab.training.fidelity_table`; MFU, TFLOP/s and tokens/s rows
+        are all drawn as predicted over published.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
     tolerance : float

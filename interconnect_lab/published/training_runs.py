@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from ..sources import LLAMA3, Source
 
-__all__ = ["PublishedRun", "TRAINING_RUNS", "LLM_FOUNDRY_BENCHMARKS", "METRICS"]
+__all__ = ["PublishedRun", "TRAINING_RUNS", "LLM_FOUNDRY_BENCHMARKS", "DGXC_RUNS", "METRICS"]
 
 #: What a run's ``value`` measures: MFU (model FLOPs, no recomputation, over the
-#: dense BF16 peak), model or executed TFLOP/s per GPU.
-METRICS = ("mfu", "model_flop_per_s_per_gpu", "hardware_flop_per_s_per_gpu")
+#: dense BF16 peak), model or executed TFLOP/s per GPU, or tokens per second of the
+#: whole job (sequence length x global batch / step time).
+METRICS = ("mfu", "model_flop_per_s_per_gpu", "hardware_flop_per_s_per_gpu", "tokens_per_s")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,9 +70,9 @@ class PublishedRun:
     software : str
         Training stack, a name from :data:`interconnect_lab.training.SOFTWARE`.
     metric : str
-        One of ``METRICS``: "mfu", "model_flop_per_s_per_gpu", "hardware_flop_per_s_per_gpu".
+        One of ``METRICS``: "mfu", "model_flop_per_s_per_gpu", "hardware_flop_per_s_per_gpu", "tokens_per_s".
     value : float
-        The published figure (a fraction for MFU, FLOP/s otherwise).
+        The published figure (a fraction for MFU, FLOP/s or tokens/s otherwise).
     assumptions : tuple of str
         Inputs the source does not state, each with the value used and why.
     source : Source
@@ -297,6 +298,64 @@ BLOOM_176B = PublishedRun(
                  "modelled as the catalog's 100 Gb/s InfiniBand EDR port",),
     source=BLOOM_TRAINING.at("sections Hardware, Replica setup, Architecture; log line at iteration 85,376"))
 
+# NVIDIA: DGX Cloud Benchmarking recipes (NeMo on DGX H100) ---------------------------------
+
+DGXC_BENCHMARKING = Source(
+    title="NVIDIA, DGX Cloud Benchmarking: performance recipes (dgxc-benchmarking)", year=2024,
+    url="https://github.com/NVIDIA/dgxc-benchmarking/tree/143b90dd91f9be958fed4773ae95d941a3356a82",
+    note="measured on DGX H100 (8 H100 SXM, 8 x 400 Gb/s InfiniBand per node) with the NeMo container the "
+         "recipe names; each table states TP, PP, CP, VP, microbatch and batch; throughput = sequence length x "
+         "global batch / step time of the last step")
+
+_DGXC_ASSUMPTIONS = (
+    "activation recomputation not stated: none (the recipes' tables state every parallel setting and no "
+    "recomputation)",
+    "sequence parallelism with tensor parallelism and the distributed optimizer (ZeRO-1) not stated: on, "
+    "as NeMo's Megatron-Core recipes set them",
+)
+
+_DGXC_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabulary, sequence, gated MLP)
+    "Nemotron-4 340B": (96, 18432, 96, 8, 73728, 256000, 4096, False),
+    "Nemotron-4 15B": (32, 6144, 48, 8, 24576, 256000, 4096, False),
+    "Llama 3.1 8B": (32, 4096, 32, 8, 14336, 128256, 8192, True),
+    "Llama 3.1 70B": (80, 8192, 64, 8, 28672, 128256, 8192, True),
+    "Llama 3.1 405B": (126, 16384, 128, 8, 53248, 128256, 8192, True),
+    "GPT-3 175B": (96, 12288, 96, 96, 49152, 51200, 2048, False),
+}
+
+
+def _dgxc(model, precision, gpus, batch, tokens_per_s, t, p, c, v, microbatch, path):
+    layers, hidden, heads, kv, ffn, vocabulary, sequence, gated = _DGXC_MODELS[model]
+    return PublishedRun(
+        label=f"{model} {precision.upper()}, {gpus:,} x H100", organisation="NVIDIA", layers=layers,
+        hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=vocabulary,
+        sequence_length=sequence, gated_mlp=gated, dropout=False if model.startswith("Nemotron") else None,
+        gpu="H100 SXM", gpus=gpus, gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="InfiniBand NDR",
+        nics_per_node=8, tensor_parallel=t, pipeline_parallel=p, context_parallel=c, interleave=v,
+        microbatch_size=microbatch, global_batch_size=batch, recompute="none", sequence_parallel=t > 1,
+        zero_stage=1, software="Megatron-Core 2024" + (" FP8" if precision == "fp8" else ""),
+        metric="tokens_per_s", value=tokens_per_s, assumptions=_DGXC_ASSUMPTIONS,
+        source=DGXC_BENCHMARKING.at(f"{path}, {precision.upper()} table, {gpus} GPUs"))
+
+
+#: NVIDIA's DGX Cloud benchmarking recipes, the largest scale of each table, BF16 and FP8 (Transformer
+#: Engine): NeMo 24.11 (Nemotron-4), 24.09 (Llama 3.1), and the GPT-3 175B recipe.
+DGXC_RUNS: tuple[PublishedRun, ...] = tuple(
+    _dgxc(*row) for row in (
+        ("Nemotron-4 340B", "bf16", 2048, 512, 433296, 8, 8, 1, 12, 1, "nemotron/README_340b.md"),
+        ("Nemotron-4 340B", "fp8", 2048, 512, 600903, 8, 8, 1, 12, 1, "nemotron/README_340b.md"),
+        ("Nemotron-4 15B", "bf16", 2048, 8192, 11335957, 4, 1, 1, 1, 4, "nemotron/README_15b.md"),
+        ("Nemotron-4 15B", "fp8", 2048, 8192, 15391941, 4, 1, 1, 1, 4, "nemotron/README_15b.md"),
+        ("Llama 3.1 8B", "bf16", 128, 2048, 1280704, 1, 1, 2, 1, 1, "llama3.1/README_8b.md"),
+        ("Llama 3.1 8B", "fp8", 128, 2048, 1708474, 1, 1, 2, 1, 1, "llama3.1/README_8b.md"),
+        ("Llama 3.1 70B", "bf16", 2048, 4096, 2248957, 4, 4, 2, 5, 1, "llama3.1/README_70b.md"),
+        ("Llama 3.1 70B", "fp8", 2048, 4096, 2945955, 4, 4, 2, 5, 1, "llama3.1/README_70b.md"),
+        ("Llama 3.1 405B", "bf16", 2304, 1008, 468646, 8, 9, 2, 7, 1, "llama3.1/README_405b.md"),
+        ("Llama 3.1 405B", "fp8", 2304, 1008, 668626, 8, 9, 2, 7, 1, "llama3.1/README_405b.md"),
+        ("GPT-3 175B", "bf16", 2048, 4096, 988057, 4, 8, 1, 12, 1, "nemo_megatron/README_175b.md"),
+        ("GPT-3 175B", "fp8", 2048, 4096, 1407485, 4, 8, 1, 12, 1, "nemo_megatron/README_175b.md"),
+    ))
+
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
-                                           + LLM_FOUNDRY_BENCHMARKS)
+                                           + LLM_FOUNDRY_BENCHMARKS + DGXC_RUNS)

@@ -78,6 +78,7 @@ _METRIC_OF_STEP = {
     "mfu": lambda step: step.mfu,
     "model_flop_per_s_per_gpu": lambda step: step.model_flop_per_s_per_gpu,
     "hardware_flop_per_s_per_gpu": lambda step: step.hardware_flop_per_s_per_gpu,
+    "tokens_per_s": lambda step: step.tokens_per_s,
 }
 
 

@@ -189,10 +189,13 @@ class Software:
         per forward pass with dropout, 8 without).
     gemm_precision : {"bf16", "fp8"}
         Precision of the weight GEMMs (Transformer Engine's FP8 runs the
-        linear layers in FP8 and attention in BF16). FP8 GEMMs take the GPU's
-        dense FP8 peak at the same measured share of peak as BF16 (an
-        assumption: no best-shape FP8 measurement is in the catalog); MFU
-        stays relative to the BF16 peak, as NVIDIA and Meta report it.
+        linear layers in FP8 and attention in BF16). FP8 GEMMs run at the
+        GPU's best measured FP8 matmul rate (1.74 times the BF16 one on an
+        H100, not the 2 of the peaks; :func:`interconnect_lab.matmul.best_rate`)
+        with 1-byte operands in the shape model, and each GEMM input and
+        output gradient is first quantized (read in BF16, written as FP8
+        row-wise and column-wise: 4 B of HBM traffic per element). MFU stays
+        relative to the BF16 peak, as NVIDIA and Meta report it.
     context_parallel_overlap : bool
         Context parallelism's key and value exchange runs under the attention
         it feeds (ring attention). Off: all-gathered before attention and
