@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 from types import MappingProxyType
 
 from .. import catalog
 from .._validation import check_choice, check_integer, check_number
+from .. import units as u
 from ..sources import Source
 
 
@@ -120,6 +122,17 @@ FLASH_ATTENTION_3 = Source(
     year=2024, url="https://arxiv.org/abs/2407.08608", locator="Abstract",
     note="FlashAttention-2 reaches only 35% of the H100's peak; FlashAttention-3 up to 740 TFLOP/s in BF16 (75%)")
 
+FLASH_ATTENTION_3_FIGURES = FLASH_ATTENTION_3.at(
+    "Figures 5 and 6", note="H100 80GB SXM5, BF16, head dimension 128, 16K tokens: causal forward "
+    "FlashAttention-2 335, cuDNN 539, FlashAttention-3 616 TFLOP/s; backward 322, 516, 561 TFLOP/s")
+
+TRANSFORMER_ENGINE_ATTENTION = Source(
+    title="NVIDIA, Transformer Engine: transformer_engine/pytorch/attention.py (get_attention_backend)",
+    year=2024, url="https://github.com/NVIDIA/TransformerEngine/blob/001b736048c5428a3820584041ba61ca91a7c992/"
+                   "transformer_engine/pytorch/attention.py",
+    note="'Disabling FlashAttention to give FusedAttention preference on Hopper+ for performance reasons': "
+         "on an H100 DotProductAttention runs cuDNN's fused attention")
+
 FLASH_ATTENTION_BENCHMARK = Source(
     title="Dao-AILab, flash-attention: benchmarks/benchmark_flash_attention.py", year=2023,
     url="https://github.com/Dao-AILab/flash-attention/blob/0469c72723278048f1b1bd29f6c6155b5ef98369/benchmarks/benchmark_flash_attention.py",
@@ -140,17 +153,43 @@ FLASH_ATTENTION_TRITON = Source(
 FLASH_ATTENTION_BACKWARD_FLOPS = 2.5
 FLASH_ATTENTION_BACKWARD_SOURCE = FLASH_ATTENTION_BENCHMARK.at("flops()")
 
-#: Share of the dense BF16 peak an attention kernel reaches, by kernel and catalog GPU.
-#: The attention core (scores and attention x V) runs at the lower of this and the
-#: GEMM rate; a GPU not listed is held to the GEMM rate alone.
-_FLASH_ATTENTION_2_SHARES = {"A100 SXM": 0.72, "A100 SXM 40GB": 0.72, "H100 SXM": 0.35, "H200 SXM": 0.35}
+class AttentionShare(NamedTuple):
+    """Share of a GPU's dense BF16 peak one attention kernel reaches, per pass [-]."""
+
+    forward: float
+    backward: float
+
+
+def _measured_share(gpu, forward_tflops, backward_tflops):
+    peak = catalog.gpu(gpu).bf16_flop_per_s
+    return AttentionShare(forward_tflops * u.TFLOP_per_s / peak, backward_tflops * u.TFLOP_per_s / peak)
+
+
+#: FlashAttention-3's Figures 5 and 6 on an H100 SXM5, head dimension 128 (most LLMs'), the
+#: longest sequence measured (16K): the causal forward pass and the backward pass (its FLOPs
+#: counted as 2.5 forwards, ``FLASH_ATTENTION_BACKWARD_FLOPS``) [TFLOP/s].
+_H100_ATTENTION_TFLOPS = {"FlashAttention-2": (335, 322), "FlashAttention-3": (616, 561), "cuDNN": (539, 516)}
+
+#: Share of the dense BF16 peak an attention kernel reaches, by kernel and catalog GPU, in the
+#: forward and the backward pass. The attention core (scores and attention x V) runs at the
+#: lower of this and the GEMM rate; a GPU not listed is held to the GEMM rate alone. An H200
+#: has the H100's SMs and clocks: its shares are the H100's.
+_FLASH_ATTENTION_2_SHARES = {
+    "A100 SXM": AttentionShare(0.72, 0.72), "A100 SXM 40GB": AttentionShare(0.72, 0.72),
+    **{gpu: _measured_share("H100 SXM", *_H100_ATTENTION_TFLOPS["FlashAttention-2"])
+       for gpu in ("H100 SXM", "H200 SXM")}}
 #: The first FlashAttention's share of an A100's peak: the top of the 25-40% that
 #: FlashAttention-2's abstract gives it [-].
 _FLASH_ATTENTION_1_A100 = 0.40
 
 ATTENTION_KERNELS = MappingProxyType({
     "FlashAttention-2": MappingProxyType(_FLASH_ATTENTION_2_SHARES),
-    "FlashAttention-3": MappingProxyType({"H100 SXM": 0.75, "H200 SXM": 0.75}),
+    "FlashAttention-3": MappingProxyType({gpu: _measured_share("H100 SXM", *_H100_ATTENTION_TFLOPS["FlashAttention-3"])
+                                          for gpu in ("H100 SXM", "H200 SXM")}),
+    # cuDNN's fused attention, which Transformer Engine's DotProductAttention prefers on Hopper
+    # ("FusedAttention"): what Megatron-Core and NeMo run.
+    "cuDNN": MappingProxyType({gpu: _measured_share("H100 SXM", *_H100_ATTENTION_TFLOPS["cuDNN"])
+                               for gpu in ("H100 SXM", "H200 SXM")}),
     # The first FlashAttention (2022), and its Triton port that MosaicML's MPT ran (slightly
     # slower, held to the same share). On Hopper it was never measured. FlashAttention-2 does
     # not use Hopper's new capabilities either (FlashAttention-3's abstract: hence its 35%), and
@@ -158,14 +197,16 @@ ATTENTION_KERNELS = MappingProxyType({
     # and work partitioning) does not depend on the GPU. So the first keeps, on every GPU, the
     # ratio to FlashAttention-2 measured on the A100: an estimate, named as one.
     "FlashAttention-1": MappingProxyType({
-        gpu: _FLASH_ATTENTION_1_A100 * (share / _FLASH_ATTENTION_2_SHARES["A100 SXM"])
+        gpu: AttentionShare(*(_FLASH_ATTENTION_1_A100 * (part / _FLASH_ATTENTION_2_SHARES["A100 SXM"].forward)
+                              for part in share))
         for gpu, share in _FLASH_ATTENTION_2_SHARES.items()}),
 })
 
 #: Where each kernel's shares in ``ATTENTION_KERNELS`` come from.
 ATTENTION_KERNEL_SOURCES = MappingProxyType({
-    "FlashAttention-2": (FLASH_ATTENTION_2, FLASH_ATTENTION_3),
-    "FlashAttention-3": (FLASH_ATTENTION_3,),
+    "FlashAttention-2": (FLASH_ATTENTION_2, FLASH_ATTENTION_3_FIGURES),
+    "FlashAttention-3": (FLASH_ATTENTION_3, FLASH_ATTENTION_3_FIGURES),
+    "cuDNN": (FLASH_ATTENTION_3_FIGURES, TRANSFORMER_ENGINE_ATTENTION),
     "FlashAttention-1": (FLASH_ATTENTION_2, FLASH_ATTENTION_3, FLASH_ATTENTION_TRITON),
 })
 
@@ -201,13 +242,15 @@ class Software:
         it feeds (ring attention). Off: all-gathered before attention and
         exposed, as Llama 3 does it (§3.3.2).
     attention_kernel : str
-        Which FlashAttention, a name in ``training.ATTENTION_KERNELS``: its
-        published share of the GPU's peak caps the attention core's rate
-        (FlashAttention-2 reaches 72% of an A100 but 35% of an H100;
-        FlashAttention-3 75% of an H100; the first FlashAttention, and the
-        Triton port of it that MosaicML's MPT ran in 2023, at most 40% of an
-        A100, and on Hopper the same fraction of FlashAttention-2's share as
-        on the A100: an estimate).
+        Which fused attention kernel, a name in ``training.ATTENTION_KERNELS``:
+        its published share of the GPU's peak, forward and backward, caps the
+        attention core's rate (FlashAttention-2 reaches 72% of an A100 but a
+        third of an H100; on an H100 at head dimension 128, FlashAttention-3
+        62% forward and 57% backward, cuDNN's fused attention, which
+        Transformer Engine runs, 54% and 52%; the first FlashAttention, and
+        the Triton port of it that MosaicML's MPT ran in 2023, at most 40% of
+        an A100, and on Hopper the same fraction of FlashAttention-2's share
+        as on the A100: an estimate).
     fused_norm_activation : bool
         LayerNorm and the MLP activation fused into neighbouring kernels
         (MegaScale §3.4 "efficient operators"): their separate HBM round trips vanish.

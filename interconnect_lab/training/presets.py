@@ -198,7 +198,7 @@ def _software():
                            "gradients overlapped with compute; context parallelism all-gathers keys "
                            "and values, its latency exposed; attention kernel not stated"),))
     megatron_core = Software(
-        name="Megatron-Core 2024", flash_attention=True, attention_kernel="FlashAttention-3",
+        name="Megatron-Core 2024", flash_attention=True, attention_kernel="cuDNN",
         fused_norm_activation=True, tensor_parallel_overlap=True, pipeline_parallel_overlap=True,
         data_parallel_overlap=True, bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000,
         scatter_gather=False, gradient_bytes=4,

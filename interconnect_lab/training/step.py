@@ -513,11 +513,12 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         core_bytes = 4 * tokens * (h + kv) / t                          # Q, K, V in, O out
     else:
         core_bytes = (8 + 5 * mask) * a * tokens * w / t                # scores written, soft-maxed, dropped, read
-    attention_rate = gemm_rate
+    attention_rate = backward_attention_rate = gemm_rate
     if software.flash_attention:
         share = ATTENTION_KERNELS[software.attention_kernel].get(cluster_.gpu)
         if share is not None:
-            attention_rate = np.minimum(gemm_rate, share * cluster_.peak_flop_per_s)
+            attention_rate = np.minimum(gemm_rate, share.forward * cluster_.peak_flop_per_s)
+            backward_attention_rate = np.minimum(gemm_rate, share.backward * cluster_.peak_flop_per_s)
     core_s = core_flops / attention_rate + core_bytes / hbm_rate
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
     projection_forward_s, projection_backward_s, column_weight_gradient_s = _projection_gemm_s(
@@ -526,7 +527,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     # The backward pass of the attention core: four matmuls (twice the forward's FLOPs), and
     # FlashAttention recomputes the scores first, a fifth (FLASH_ATTENTION_BACKWARD_FLOPS).
     backward_core = FLASH_ATTENTION_BACKWARD_FLOPS if software.flash_attention else 2.0
-    backward_core_s = backward_core * core_flops / attention_rate + 2 * core_bytes / hbm_rate
+    backward_core_s = backward_core * core_flops / backward_attention_rate + 2 * core_bytes / hbm_rate
     # FP8 GEMMs take quantized operands: each activation entering a GEMM, and in the backward
     # pass each gradient leaving one, is read in BF16 and written as FP8 twice, row-wise and
     # column-wise (Hopper's FP8 GEMMs need the transposed copy for the other pass): 4 bytes
