@@ -35,20 +35,27 @@ class GemmMeasurement:
     measured_on: str | None = None
 
 
-AZURE_A100_GEMM_SOURCE = Source(
-    title="Microsoft Azure, AI benchmarking guide: ND A100 v4 results (Azure_Results/ND_A100_v4_results.md)",
-    year=2024, url="https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/ND_A100_v4_results.md",
-    locator="GEMM cuBLASLt table",
-    note="A100 SXM4 80GB, CUDA 12.5, FP16 inputs, random initialization, 10,000 warm-up iterations")
+def _azure_source(system, note):
+    path = f"Azure_Results/{system.replace(' ', '_')}_results.md"
+    return Source(title=f"Microsoft Azure, AI benchmarking guide: {system} results ({path})", year=2024,
+                  url=f"https://github.com/Azure/AI-benchmarking-guide/blob/main/{path}",
+                  locator="GEMM cuBLASLt table", note=note)
+
+
+def _sweep(gpu, rows):
+    """GemmMeasurements of one GPU from (m, n, k, TFLOP/s) rows."""
+    return tuple(GemmMeasurement(gpu=gpu, m=m, n=n, k=k, flop_per_s=rate * u.TFLOP_per_s) for m, n, k, rate in rows)
+
+
+AZURE_A100_GEMM_SOURCE = _azure_source(
+    "ND A100 v4", "A100 SXM4 80GB, CUDA 12.5, FP16 inputs, random initialization, 10,000 warm-up iterations")
 
 #: cuBLASLt GEMMs on an A100 SXM4 80GB, by shape (Azure's benchmarking guide).
-AZURE_A100_GEMM: tuple[GemmMeasurement, ...] = tuple(
-    GemmMeasurement(gpu="A100 SXM", m=m, n=n, k=k, flop_per_s=rate * u.TFLOP_per_s)
-    for m, n, k, rate in (
-        (1024, 1024, 1024, 119.4), (2048, 2048, 2048, 221.8), (4096, 4096, 4096, 228.0),
-        (8192, 8192, 8192, 253.7), (16384, 16384, 16384, 256.5), (1024, 2145, 1024, 132.8),
-        (6144, 12288, 12288, 250.8), (802816, 192, 768, 157.8),
-    ))
+AZURE_A100_GEMM: tuple[GemmMeasurement, ...] = _sweep("A100 SXM", (
+    (1024, 1024, 1024, 119.4), (2048, 2048, 2048, 221.8), (4096, 4096, 4096, 228.0),
+    (8192, 8192, 8192, 253.7), (16384, 16384, 16384, 256.5), (1024, 2145, 1024, 132.8),
+    (6144, 12288, 12288, 250.8), (802816, 192, 768, 157.8),
+))
 
 
 TILELANG_H800_GEMM_SOURCE = Source(
@@ -64,17 +71,12 @@ TILELANG_H800_GEMM: tuple[GemmMeasurement, ...] = tuple(
     for k, rate in ((256, 386), (512, 520), (1024, 628), (2048, 705), (4096, 736), (8192, 758), (16384, 766)))
 
 
-AZURE_H100_FP8_GEMM_SOURCE = Source(
-    title="Microsoft Azure, AI benchmarking guide: ND H100 v5 results (Azure_Results/ND_H100_v5_results.md)",
-    year=2024, url="https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/ND_H100_v5_results.md",
-    locator="GEMM cuBLASLt table",
-    note="H100 80GB HBM3, CUDA 12.6, FP8 inputs, random initialization, 10,000 warm-up iterations")
+AZURE_H100_FP8_GEMM_SOURCE = _azure_source(
+    "ND H100 v5", "H100 80GB HBM3, CUDA 12.6, FP8 inputs, random initialization, 10,000 warm-up iterations")
 
 #: cuBLASLt FP8 GEMMs on an H100 SXM (80 GB HBM3), by shape (Azure's benchmarking guide).
-AZURE_H100_FP8_GEMM: tuple[GemmMeasurement, ...] = tuple(
-    GemmMeasurement(gpu="H100 SXM", m=m, n=n, k=k, flop_per_s=rate * u.TFLOP_per_s)
-    for m, n, k, rate in (
-        (1024, 1024, 1024, 274.1), (2048, 2048, 2048, 1011.3), (4096, 4096, 4096, 1216.9),
-        (8192, 8192, 8192, 1290.1), (16384, 16384, 16384, 1377.3), (32768, 32768, 32768, 1382.2),
-        (1024, 2145, 1024, 410.7), (6144, 12288, 12288, 1351.4), (802816, 192, 768, 663.8),
-    ))
+AZURE_H100_FP8_GEMM: tuple[GemmMeasurement, ...] = _sweep("H100 SXM", (
+    (1024, 1024, 1024, 274.1), (2048, 2048, 2048, 1011.3), (4096, 4096, 4096, 1216.9),
+    (8192, 8192, 8192, 1290.1), (16384, 16384, 16384, 1377.3), (32768, 32768, 32768, 1382.2),
+    (1024, 2145, 1024, 410.7), (6144, 12288, 12288, 1351.4), (802816, 192, 768, 663.8),
+))
