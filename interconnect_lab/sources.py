@@ -81,6 +81,14 @@ class Source:
         return f"{text}. {self.link}"
 
 
+def azure_benchmarking_guide(system: str, note: str) -> Source:
+    """Microsoft Azure's AI benchmarking guide, the results page of one VM ``system``, at its GEMM table."""
+    path = f"Azure_Results/{system.replace(' ', '_')}_results.md"
+    return Source(title=f"Microsoft Azure, AI benchmarking guide: {system} results ({path})", year=2024,
+                  url=f"https://github.com/Azure/AI-benchmarking-guide/blob/main/{path}",
+                  locator="GEMM cuBLASLt table", note=note)
+
+
 def cite(*sources: Source) -> str:
     """One line per source, for a figure caption or a table footnote."""
     return "\n".join(str(source) for source in sources)

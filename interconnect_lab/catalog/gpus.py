@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .. import units as u
 from .._validation import check_integer
-from ..sources import MLENG_ACCELERATORS, Source
+from ..sources import MLENG_ACCELERATORS, Source, azure_benchmarking_guide
 from ._common import _check_positive_fields, _check_sources, _check_text, _lookup, _table
 
 
@@ -106,14 +106,9 @@ class GPU:
 # GPUs -------------------------------------------------------------------------------
 
 def _azure_fp8_gemm(system, gpu_label, best):
-    return Source(
-        title=f"Microsoft Azure, AI benchmarking guide: {system} results (Azure_Results/{system.replace(' ', '_')}"
-              "_results.md)",
-        year=2024, url=("https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/"
-                        f"{system.replace(' ', '_')}_results.md"),
-        locator="GEMM cuBLASLt table",
-        note=f"{gpu_label}, CUDA 12.6, FP8 inputs, random initialization, 10,000 warm-up iterations; "
-             f"best of the sweep {best} TFLOP/s")
+    return azure_benchmarking_guide(
+        system, f"{gpu_label}, CUDA 12.6, FP8 inputs, random initialization, 10,000 warm-up iterations; "
+                f"best of the sweep {best} TFLOP/s")
 
 
 # Measured best-shape BF16 matmul rates (MAMF): what a real kernel reaches, unlike the peak.

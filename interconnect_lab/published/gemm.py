@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import units as u
-from ..sources import Source
+from ..sources import Source, azure_benchmarking_guide
 
 __all__ = ["GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE", "TILELANG_H800_GEMM", "TILELANG_H800_GEMM_SOURCE"]
 
@@ -35,19 +35,12 @@ class GemmMeasurement:
     measured_on: str | None = None
 
 
-def _azure_source(system, note):
-    path = f"Azure_Results/{system.replace(' ', '_')}_results.md"
-    return Source(title=f"Microsoft Azure, AI benchmarking guide: {system} results ({path})", year=2024,
-                  url=f"https://github.com/Azure/AI-benchmarking-guide/blob/main/{path}",
-                  locator="GEMM cuBLASLt table", note=note)
-
-
 def _sweep(gpu, rows):
     """GemmMeasurements of one GPU from (m, n, k, TFLOP/s) rows."""
     return tuple(GemmMeasurement(gpu=gpu, m=m, n=n, k=k, flop_per_s=rate * u.TFLOP_per_s) for m, n, k, rate in rows)
 
 
-AZURE_A100_GEMM_SOURCE = _azure_source(
+AZURE_A100_GEMM_SOURCE = azure_benchmarking_guide(
     "ND A100 v4", "A100 SXM4 80GB, CUDA 12.5, FP16 inputs, random initialization, 10,000 warm-up iterations")
 
 #: cuBLASLt GEMMs on an A100 SXM4 80GB, by shape (Azure's benchmarking guide).
@@ -71,7 +64,7 @@ TILELANG_H800_GEMM: tuple[GemmMeasurement, ...] = tuple(
     for k, rate in ((256, 386), (512, 520), (1024, 628), (2048, 705), (4096, 736), (8192, 758), (16384, 766)))
 
 
-AZURE_H100_FP8_GEMM_SOURCE = _azure_source(
+AZURE_H100_FP8_GEMM_SOURCE = azure_benchmarking_guide(
     "ND H100 v5", "H100 80GB HBM3, CUDA 12.6, FP8 inputs, random initialization, 10,000 warm-up iterations")
 
 #: cuBLASLt FP8 GEMMs on an H100 SXM (80 GB HBM3), by shape (Azure's benchmarking guide).

@@ -314,22 +314,23 @@ _DGXC_ASSUMPTIONS = (
     "as NeMo's Megatron-Core recipes set them",
 )
 
-_DGXC_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabulary, sequence, gated MLP)
-    "Nemotron-4 340B": (96, 18432, 96, 8, 73728, 256000, 4096, False),
-    "Nemotron-4 15B": (32, 6144, 48, 8, 24576, 256000, 4096, False),
-    "Llama 3.1 8B": (32, 4096, 32, 8, 14336, 128256, 8192, True),
-    "Llama 3.1 70B": (80, 8192, 64, 8, 28672, 128256, 8192, True),
-    "Llama 3.1 405B": (126, 16384, 128, 8, 53248, 128256, 8192, True),
-    "GPT-3 175B": (96, 12288, 96, 96, 49152, 51200, 2048, False),
+_DGXC_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabulary, sequence, gated MLP, dropout)
+    # Nemotron-4: "dropout rate of zero" (its report); the others keep their architecture's usual choice.
+    "Nemotron-4 340B": (96, 18432, 96, 8, 73728, 256000, 4096, False, False),
+    "Nemotron-4 15B": (32, 6144, 48, 8, 24576, 256000, 4096, False, False),
+    "Llama 3.1 8B": (32, 4096, 32, 8, 14336, 128256, 8192, True, None),
+    "Llama 3.1 70B": (80, 8192, 64, 8, 28672, 128256, 8192, True, None),
+    "Llama 3.1 405B": (126, 16384, 128, 8, 53248, 128256, 8192, True, None),
+    "GPT-3 175B": (96, 12288, 96, 96, 49152, 51200, 2048, False, None),
 }
 
 
 def _dgxc(model, precision, gpus, batch, tokens_per_s, t, p, c, v, microbatch, path):
-    layers, hidden, heads, kv, ffn, vocabulary, sequence, gated = _DGXC_MODELS[model]
+    layers, hidden, heads, kv, ffn, vocabulary, sequence, gated, dropout = _DGXC_MODELS[model]
     return PublishedRun(
         label=f"{model} {precision.upper()}, {gpus:,} x H100", organisation="NVIDIA", layers=layers,
         hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=vocabulary,
-        sequence_length=sequence, gated_mlp=gated, dropout=False if model.startswith("Nemotron") else None,
+        sequence_length=sequence, gated_mlp=gated, dropout=dropout,
         gpu="H100 SXM", gpus=gpus, gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="InfiniBand NDR",
         nics_per_node=8, tensor_parallel=t, pipeline_parallel=p, context_parallel=c, interleave=v,
         microbatch_size=microbatch, global_batch_size=batch, recompute="none", sequence_parallel=t > 1,

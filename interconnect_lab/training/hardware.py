@@ -122,9 +122,15 @@ FLASH_ATTENTION_3 = Source(
     year=2024, url="https://arxiv.org/abs/2407.08608", locator="Abstract",
     note="FlashAttention-2 reaches only 35% of the H100's peak; FlashAttention-3 up to 740 TFLOP/s in BF16 (75%)")
 
+#: FlashAttention-3's Figures 5 and 6 on an H100 SXM5, head dimension 128 (most LLMs'), the
+#: longest sequence measured (16K): the causal forward pass and the backward pass (its FLOPs
+#: counted as 2.5 forwards, ``FLASH_ATTENTION_BACKWARD_FLOPS``) [TFLOP/s].
+_H100_ATTENTION_TFLOPS = {"FlashAttention-2": (335, 322), "FlashAttention-3": (616, 561), "cuDNN": (539, 516)}
+
 FLASH_ATTENTION_3_FIGURES = FLASH_ATTENTION_3.at(
-    "Figures 5 and 6", note="H100 80GB SXM5, BF16, head dimension 128, 16K tokens: causal forward "
-    "FlashAttention-2 335, cuDNN 539, FlashAttention-3 616 TFLOP/s; backward 322, 516, 561 TFLOP/s")
+    "Figures 5 and 6", note="H100 80GB SXM5, BF16, head dimension 128, 16K tokens, causal forward and backward: "
+    + "; ".join(f"{kernel} {forward} and {backward} TFLOP/s"
+                for kernel, (forward, backward) in _H100_ATTENTION_TFLOPS.items()))
 
 TRANSFORMER_ENGINE_ATTENTION = Source(
     title="NVIDIA, Transformer Engine: transformer_engine/pytorch/attention.py (get_attention_backend)",
@@ -164,11 +170,6 @@ def _measured_share(gpu, forward_tflops, backward_tflops):
     peak = catalog.gpu(gpu).bf16_flop_per_s
     return AttentionShare(forward_tflops * u.TFLOP_per_s / peak, backward_tflops * u.TFLOP_per_s / peak)
 
-
-#: FlashAttention-3's Figures 5 and 6 on an H100 SXM5, head dimension 128 (most LLMs'), the
-#: longest sequence measured (16K): the causal forward pass and the backward pass (its FLOPs
-#: counted as 2.5 forwards, ``FLASH_ATTENTION_BACKWARD_FLOPS``) [TFLOP/s].
-_H100_ATTENTION_TFLOPS = {"FlashAttention-2": (335, 322), "FlashAttention-3": (616, 561), "cuDNN": (539, 516)}
 
 #: Share of the dense BF16 peak an attention kernel reaches, by kernel and catalog GPU, in the
 #: forward and the backward pass. The attention core (scores and attention x V) runs at the
