@@ -15,7 +15,8 @@ from interconnect_lab.published import (
     AZURE_A100_GEMM, AZURE_H100_FP8_GEMM, DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, TILELANG_H800_GEMM,
 )
 from interconnect_lab.published.training_runs import (
-    BLOOM_176B, DGXC_RUNS, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_BENCHMARKS, TRAINING_RUNS, PublishedRun,
+    BLOOM_176B, DGXC_RUNS, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_BENCHMARKS,
+    TRAINING_RUNS, PublishedRun,
 )
 
 
@@ -61,6 +62,23 @@ def test_fsdp_runs_on_a100_within_ten_percent(run):
     # -3% to -9%: with the Triton attention MPT ran, the A100 rows sit at the low edge.
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < 0.10
+
+
+def test_one_row_of_a_benchmark_table_falls_far_from_its_neighbours_and_the_model_does_not_follow():
+    # llm-foundry's A100 40GB table, MPT-1B at 2,048 tokens on 8 to 128 GPUs, same code and
+    # settings: the 32-GPU row (45.39% MFU) is 18% below the mean of the four others (54.41% to
+    # 56.23%), with nothing in its columns to say why. FSDP over this network hides its traffic
+    # at every count, so the model predicts all five within 1% of each other (measured 0.5%)
+    # and the four others within 4% (measured -0.1% to +3.3%).
+    rows = tr.fidelity_table(LLM_FOUNDRY_1B_A100_40GB)
+    assert sorted(row.run.gpus for row in rows) == [8, 16, 32, 64, 128]
+    predicted = [row.predicted for row in rows]
+    assert max(predicted) / min(predicted) - 1 < 0.01
+    (dip,) = [row for row in rows if row.run.gpus == 32]
+    others = [row for row in rows if row is not dip]
+    assert dip.published / np.mean([row.published for row in others]) < 0.85
+    assert all(abs(row.error) < 0.04 for row in others)
+    assert dip.error > 0.15
 
 
 @pytest.mark.parametrize("run", [r for r in LLM_FOUNDRY_BENCHMARKS if r.gpu == "H100 SXM"], ids=lambda r: r.label)
