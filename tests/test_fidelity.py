@@ -68,7 +68,7 @@ def test_one_row_of_a_benchmark_table_falls_far_from_its_neighbours_and_the_mode
     # llm-foundry's A100 40GB table, MPT-1B at 2,048 tokens on 8 to 128 GPUs, same code and
     # settings: the 32-GPU row (45.39% MFU) is 18% below the mean of the four others (54.41% to
     # 56.23%), with nothing in its columns to say why. FSDP over this network hides its traffic
-    # at every count, so the model predicts all five within 1% of each other (measured 0.5%)
+    # at every count, so the model predicts all five within 1% of each other (measured 0.2%)
     # and the four others within 4% (measured -0.1% to +3.3%).
     rows = tr.fidelity_table(LLM_FOUNDRY_1B_A100_40GB)
     assert sorted(row.run.gpus for row in rows) == [8, 16, 32, 64, 128]
