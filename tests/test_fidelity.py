@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from interconnect_lab import catalog, collectives as c, matmul, training as tr
+from interconnect_lab.training import step as training_step_module
 from interconnect_lab.published import (
     AZURE_A100_GEMM, AZURE_H100_FP8_GEMM, DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, TILELANG_H800_GEMM,
 )
@@ -217,6 +218,29 @@ def test_fp8_training_gains_less_than_its_gemms():
     fp8 = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8")
     speedup = bf16.compute_s / fp8.compute_s
     assert 1.2 < speedup < 1.74
+
+
+def test_fp8_charges_each_gemm_operand_quantization_as_hbm_traffic(monkeypatch):
+    # Transformer Engine ("Performance considerations: handling transposes"): every activation
+    # entering a GEMM, and in the backward pass every gradient leaving one, is read in BF16 and
+    # written in FP8 row- and column-wise, 4 B per element. Counted by hand for Llama 3 8B, one
+    # GPU's two microbatches of one 8,192-token sequence, no tensor parallelism: the FP8 step's
+    # compute exceeds the same step with free quantization by exactly that HBM time.
+    model = tr.transformer_model("Llama 3 8B")
+    cluster = tr.system_cluster("DGX H100")
+    config = tr.parallel_config(8, global_batch_size=16, microbatch_size=1, recompute="none")
+    charged = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8").compute_s
+    monkeypatch.setattr(training_step_module, "_FP8_QUANTIZE_BYTES", 0.0)
+    free = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8").compute_s
+    h, f = model.hidden_size, model.ffn_hidden_size
+    kv = model.kv_heads * h // model.heads
+    tokens = 2 * model.sequence_length
+    inputs = tokens * (h + h + h + f)                  # into QKV, the output projection, gate+up, down
+    gradients = tokens * ((h + 2 * kv) + h + 2 * f + h)  # out of QKV, the output projection, gate and up, down
+    hbm = catalog.gpu("H100 SXM").hbm_bandwidth_bytes_per_s * tr.Efficiencies().memory_bandwidth
+    expected = 4 * model.layers * (inputs + gradients) / hbm
+    assert charged - free == pytest.approx(expected, rel=1e-9)
+    assert expected > 0.02 * charged                   # not a rounding error: 4.3% of this step's compute
 
 
 def test_a_thin_gemm_is_bound_by_its_memory_traffic():
