@@ -234,7 +234,7 @@ def test_fp8_charges_each_gemm_operand_quantization_as_hbm_traffic(monkeypatch):
     free = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8").compute_s
     h, f = model.hidden_size, model.ffn_hidden_size
     kv = model.kv_heads * h // model.heads
-    tokens = 2 * model.sequence_length
+    tokens = config.microbatches * config.microbatch_size * model.sequence_length   # per GPU per step
     inputs = tokens * (h + h + h + f)                  # into QKV, the output projection, gate+up, down
     gradients = tokens * ((h + 2 * kv) + h + 2 * f + h)  # out of QKV, the output projection, gate and up, down
     hbm = catalog.gpu("H100 SXM").hbm_bandwidth_bytes_per_s * tr.Efficiencies().memory_bandwidth

@@ -198,7 +198,7 @@ LLM_FOUNDRY_BENCHMARKS: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) for 
 #: llm-foundry's MPT-1B on 8 to 128 A100 40GB, 2,048 tokens, the same code and settings on every
 #: GPU count (the 128-GPU row is the benchmark above). Not in the fidelity table: they show how far
 #: one row of a benchmark table falls from its neighbours with nothing in its columns to say why
-#: (32 GPUs: 45.39% MFU, against 54.41% to 56.23% on the others).
+#: (the 32-GPU row; chapter 8 and tests/test_fidelity.py).
 LLM_FOUNDRY_1B_A100_40GB: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) for row in (
     ("1B", "A100 40GB", 8, 56.23, 8, 512, False, "PURE"),
     ("1B", "A100 40GB", 16, 55.69, 8, 128, False, "PURE"),
