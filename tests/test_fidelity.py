@@ -16,7 +16,7 @@ from interconnect_lab.published import (
     AZURE_A100_GEMM, AZURE_H100_FP8_GEMM, DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, TILELANG_H800_GEMM,
 )
 from interconnect_lab.published.training_runs import (
-    BLOOM_176B, DGXC_RUNS, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_BENCHMARKS,
+    BLOOM_176B, DGXC_RUNS, FLASH_ATTENTION_2_RUNS, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_BENCHMARKS,
     TRAINING_RUNS, PublishedRun,
 )
 
@@ -37,7 +37,7 @@ def test_every_run_names_its_source_and_what_it_assumed():
 
 
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-04 with the defaults, 41 runs: median 5.8%, worst 28.4% (MPT-70B on 64
+    # Measured 2026-12-05 with the defaults, 49 runs: median 5.7%, worst 28.4% (MPT-70B on 64
     # A100 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7%
     # and no run beyond 15%; these bounds stop the table from getting worse.
     summary = tr.fidelity_summary()
@@ -91,6 +91,31 @@ def test_fsdp_runs_on_h100_with_their_stated_fp32_weights(run):
     # were modelled.
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < 0.08
+
+
+def test_flash_attention_2_table_1_on_one_a100_node():
+    # FlashAttention-2 §4.2 Table 1: GPT3-1.3B and -2.7B on 8 A100 80GB, model TFLOP/s per GPU,
+    # the same code with the first FlashAttention and with FlashAttention-2, at 2K and 8K tokens.
+    # Measured: FlashAttention-2 -5.2% to +2.7%, the first FlashAttention -1.5% and -1.3% at 2K;
+    # at 8K the first kernel is +12.7% and +14.4%, since the model holds it to one share of peak
+    # at every length (the top of its published range). Each group keeps its side of 8%.
+    rows = tr.fidelity_table(FLASH_ATTENTION_2_RUNS)
+    assert len(rows) == 8 and {row.run.organisation for row in rows} == {"Princeton & Stanford"}
+    first_long = [row for row in rows if row.run.software.endswith("FlashAttention-1")
+                  and row.run.sequence_length == 8192]
+    others = [row for row in rows if row not in first_long]
+    assert all(abs(row.error) < 0.08 for row in others)
+    assert all(0.08 < row.error < 0.15 for row in first_long)
+    # The kernel is all that separates the pairs: FlashAttention-2 is faster at both lengths,
+    # and by more at 8K, in the table and in the model.
+    for model in ("1.3B", "2.7B"):
+        gains = {}
+        for length in (2048, 8192):
+            pair = {row.run.software[-1]: row for row in rows if model in row.run.label
+                    and row.run.sequence_length == length}
+            gains[length] = (pair["2"].published / pair["1"].published, pair["2"].predicted / pair["1"].predicted)
+            assert gains[length][0] > 1 and gains[length][1] > 1
+        assert gains[8192][0] > gains[2048][0] and gains[8192][1] > gains[2048][1]
 
 
 @pytest.mark.parametrize("run", DGXC_RUNS, ids=lambda r: r.label)

@@ -53,6 +53,12 @@ MEGATRON_CORE_DDP = Source(
     note="default bucket_size max(40000000, 1000000 * data-parallel size) parameters, 'to ensure that chunks used "
          "in NCCL ring-reduce implementations are large enough to remain bandwidth-bound rather than "
          "latency-bound'; one bucket when overlap_grad_reduce is off")
+FLASH_ATTENTION_TRAINING = Source(
+    title="Dao-AILab, flash-attention: training/ (README and configs/experiment/pile)", year=2023,
+    url="https://github.com/Dao-AILab/flash-attention/tree/0b037c2d96abecc4dca3320b6f50542d94d14d02/training",
+    note="GPT models with FlashAttention, fused matmul + bias (+ GELU) and fused dropout + residual + LayerNorm, "
+         "no activation checkpointing; PyTorch Lightning, trainer.precision bf16 (autocast over FP32 weights), "
+         "DDP with a ZeRO-1 optimizer (DDPStrategyZero1) for the 1.3B and 2.7B models")
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
@@ -191,6 +197,14 @@ def _software():
         llm_foundry, name="llm-foundry 2023, DEFAULT", fp32_weights=True,
         sources=fsdp.sources + (LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='DEFAULT'"),
                                 PYTORCH_AMP))
+    # The GPT training code of the flash-attention repository, with which FlashAttention-2's
+    # paper measured end-to-end throughput (§4.2, Table 1), with either generation of the kernel.
+    flash_attention_gpt = Software(
+        name="flash-attention GPT, FlashAttention-2", flash_attention=True, attention_kernel="FlashAttention-2",
+        fused_norm_activation=True, data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4,
+        fp32_weights=True, sources=(FLASH_ATTENTION_TRAINING, PYTORCH_DDP, PYTORCH_AMP))
+    flash_attention_1_gpt = dataclasses.replace(
+        flash_attention_gpt, name="flash-attention GPT, FlashAttention-1", attention_kernel="FlashAttention-1")
     llama3 = Software(
         name="Llama 3", flash_attention=True, fused_norm_activation=True, pipeline_parallel_overlap=True,
         data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4, context_parallel_overlap=False,
@@ -210,7 +224,8 @@ def _software():
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
     return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron_2022, megatron, megascale, deepspeed, zero_pp,
-                                                 fsdp, llm_foundry, llm_foundry_fp32, llama3,
+                                                 fsdp, llm_foundry, llm_foundry_fp32, flash_attention_gpt,
+                                                 flash_attention_1_gpt, llama3,
                                                  megatron_core, megatron_core_fp8)})
 
 
