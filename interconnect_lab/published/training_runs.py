@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..sources import LLAMA3, Source
-from ..training.hardware import FLASH_ATTENTION_2
+from ..sources import FLASH_ATTENTION_2, LLAMA3, Source
 
 __all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS", "LLM_FOUNDRY_1B_A100_40GB", "DGXC_RUNS", "METRICS"]
 

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from .. import catalog
 from .._validation import check_choice, check_integer, check_number
 from .. import units as u
-from ..sources import Source
+from ..sources import FLASH_ATTENTION_2, Source
 
 
 ZERO = Source(
@@ -112,11 +112,6 @@ class Cluster:
 #: Precisions the weight GEMMs can run in.
 GEMM_PRECISIONS = ("bf16", "fp8")
 
-FLASH_ATTENTION_2 = Source(
-    title="T. Dao, FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning",
-    year=2023, url="https://arxiv.org/abs/2307.08691", locator="Abstract, §4",
-    note="forward and backward reach 50-73% of the A100's peak, the first FlashAttention only 25-40%; "
-         "225 TFLOP/s per A100 end to end (72%)")
 FLASH_ATTENTION_3 = Source(
     title="J. Shah et al., FlashAttention-3: Fast and Accurate Attention with Asynchrony and Low-precision",
     year=2024, url="https://arxiv.org/abs/2407.08608", locator="Abstract",
