@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..sources import FLASH_ATTENTION_2, LLAMA3, Source
 
-__all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS", "LLM_FOUNDRY_1B_A100_40GB", "DGXC_RUNS", "METRICS"]
+__all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS", "LLM_FOUNDRY_1B_A100_40GB", "LLM_FOUNDRY_1B_BY_LENGTH", "DGXC_RUNS", "METRICS"]
 
 #: What a run's ``value`` measures: MFU (model FLOPs, no recomputation, over the
 #: dense BF16 peak), model or executed TFLOP/s per GPU, or tokens per second of the
@@ -160,17 +160,23 @@ _LLM_FOUNDRY_ASSUMPTIONS = {
 _LLM_FOUNDRY_STACKS = {"DEFAULT": "llm-foundry 2023, DEFAULT", "PURE": "llm-foundry 2023, PURE"}
 
 
-def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing, mixed_precision):
+def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing, mixed_precision,
+                 sequence_length=2048, tokens_per_s=None):
+    """One row of llm-foundry's tables: its MFU column, or with ``tokens_per_s`` its Throughput (T/s)
+    column (at long sequences the MFU column counts the learned position embedding as parameters)."""
     layers, hidden, heads = _MPT[model]
+    length = "" if sequence_length == 2048 else f", {sequence_length:,} tokens"
     return PublishedRun(
-        label=f"MPT-{model}, {gpus} x {gpu}", organisation="MosaicML",
+        label=f"MPT-{model}, {gpus} x {gpu}{length}", organisation="MosaicML",
         layers=layers, hidden_size=hidden, heads=heads, kv_heads=heads, ffn_hidden_size=4 * hidden,
-        vocabulary_size=50368, sequence_length=2048, gated_mlp=False, dropout=False, gpus=gpus, gpus_per_node=8,
-        **_LLM_FOUNDRY_CLUSTERS[gpu], microbatch_size=microbatch, global_batch_size=batch,
+        vocabulary_size=50368, sequence_length=sequence_length, gated_mlp=False, dropout=False, gpus=gpus,
+        gpus_per_node=8, **_LLM_FOUNDRY_CLUSTERS[gpu], microbatch_size=microbatch, global_batch_size=batch,
         recompute="full" if checkpointing else "none", zero_stage=3,
         software=_LLM_FOUNDRY_STACKS[mixed_precision],
-        metric="mfu", value=mfu_percent / 100, assumptions=_LLM_FOUNDRY_ASSUMPTIONS[gpu],
-        source=LLM_FOUNDRY.at(f'table "{gpu}", row {model} on {gpus} GPUs'))
+        metric="mfu" if tokens_per_s is None else "tokens_per_s",
+        value=mfu_percent / 100 if tokens_per_s is None else float(tokens_per_s),
+        assumptions=_LLM_FOUNDRY_ASSUMPTIONS[gpu],
+        source=LLM_FOUNDRY.at(f'table "{gpu}", row {model}, {sequence_length} tokens, on {gpus} GPUs'))
 
 
 #: llm-foundry's benchmark rows (model, GPU, GPUs, MFU %, microbatch, global batch, checkpointing,
@@ -206,6 +212,21 @@ LLM_FOUNDRY_1B_A100_40GB: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) fo
     ("1B", "A100 40GB", 64, 55.44, 10, 640, False, "PURE"),
 )) + tuple(run for run in LLM_FOUNDRY_BENCHMARKS if run.label == "MPT-1B, 128 x A100 40GB")
 
+
+#: llm-foundry's MPT-1B on one node of 8 GPUs from 512 to 65,536 tokens, on A100 80GB and on H100
+#: 80GB (Composer's DEFAULT mixed precision, the Triton FlashAttention; checkpointing only at 65K),
+#: compared by throughput in tokens per second. Not in the fidelity table: they show how the
+#: model's error moves with the sequence length, where attention takes a growing share of the step
+#: (chapter 8 and tests/test_fidelity.py).
+LLM_FOUNDRY_1B_BY_LENGTH: tuple[PublishedRun, ...] = tuple(
+    _llm_foundry("1B", gpu, 8, mfu, microbatch, batch, sequence_length == 65536, "DEFAULT",
+                 sequence_length=sequence_length, tokens_per_s=tokens_per_s)
+    for gpu, rows in (
+        ("A100 80GB", ((512, 60.68, 56, 1792, 185186), (2048, 59.86, 14, 448, 164109),
+                       (8192, 56.69, 3, 96, 110516), (32768, 55.52, 1, 32, 50207), (65536, 46.18, 1, 16, 24353))),
+        ("H100 80GB", ((512, 43.21, 56, 1792, 418201), (2048, 41.82, 14, 112, 363645),
+                       (8192, 37.73, 3, 96, 233256), (32768, 33.54, 1, 32, 96203), (65536, 26.34, 1, 16, 44050))))
+    for sequence_length, mfu, microbatch, batch, tokens_per_s in rows)
 
 # Meta: Llama 3 405B ---------------------------------------------------------------------
 
