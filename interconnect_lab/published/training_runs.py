@@ -163,7 +163,8 @@ _LLM_FOUNDRY_STACKS = {"DEFAULT": "llm-foundry 2023, DEFAULT", "PURE": "llm-foun
 def _llm_foundry(model, gpu, gpus, mfu_percent, microbatch, batch, checkpointing, mixed_precision,
                  sequence_length=2048, tokens_per_s=None):
     """One row of llm-foundry's tables: its MFU column, or with ``tokens_per_s`` its Throughput (T/s)
-    column (at long sequences the MFU column counts the learned position embedding as parameters)."""
+    column instead (``mfu_percent`` then unused; at long sequences the MFU column counts the learned
+    position embedding as parameters)."""
     layers, hidden, heads = _MPT[model]
     length = "" if sequence_length == 2048 else f", {sequence_length:,} tokens"
     return PublishedRun(
@@ -219,14 +220,14 @@ LLM_FOUNDRY_1B_A100_40GB: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) fo
 #: model's error moves with the sequence length, where attention takes a growing share of the step
 #: (chapter 8 and tests/test_fidelity.py).
 LLM_FOUNDRY_1B_BY_LENGTH: tuple[PublishedRun, ...] = tuple(
-    _llm_foundry("1B", gpu, 8, mfu, microbatch, batch, sequence_length == 65536, "DEFAULT",
+    _llm_foundry("1B", gpu, 8, None, microbatch, batch, sequence_length == 65536, "DEFAULT",
                  sequence_length=sequence_length, tokens_per_s=tokens_per_s)
-    for gpu, rows in (
-        ("A100 80GB", ((512, 60.68, 56, 1792, 185186), (2048, 59.86, 14, 448, 164109),
-                       (8192, 56.69, 3, 96, 110516), (32768, 55.52, 1, 32, 50207), (65536, 46.18, 1, 16, 24353))),
-        ("H100 80GB", ((512, 43.21, 56, 1792, 418201), (2048, 41.82, 14, 112, 363645),
-                       (8192, 37.73, 3, 96, 233256), (32768, 33.54, 1, 32, 96203), (65536, 26.34, 1, 16, 44050))))
-    for sequence_length, mfu, microbatch, batch, tokens_per_s in rows)
+    for gpu, rows in (   # (tokens per sequence, microbatch, global batch, Throughput (T/s))
+        ("A100 80GB", ((512, 56, 1792, 185186), (2048, 14, 448, 164109), (8192, 3, 96, 110516),
+                       (32768, 1, 32, 50207), (65536, 1, 16, 24353))),
+        ("H100 80GB", ((512, 56, 1792, 418201), (2048, 14, 112, 363645), (8192, 3, 96, 233256),
+                       (32768, 1, 32, 96203), (65536, 1, 16, 44050))))
+    for sequence_length, microbatch, batch, tokens_per_s in rows)
 
 # Meta: Llama 3 405B ---------------------------------------------------------------------
 
@@ -332,8 +333,8 @@ BLOOM_176B = PublishedRun(
 
 # FlashAttention-2 (Dao, 2023): GPT models on one DGX A100, with either attention kernel --------
 
-_FLASH_ATTENTION_2_TABLE1 = FLASH_ATTENTION_2.at(
-    "§4.2, Table 1", note="training speed of GPT-style models on 8 A100 80GB SXM: TFLOP/s per GPU as "
+_FLASH_ATTENTION_2_TABLE1_NOTE = (
+    "training speed of GPT-style models on 8 A100 80GB SXM: TFLOP/s per GPU as "
     "6 s N + 12 l h s^2 per sequence (attention not halved for the causal mask), no recomputation")
 
 _FLASH_ATTENTION_2_ASSUMPTIONS = (
@@ -357,8 +358,9 @@ def _flash_attention_2(model, sequence_length, microbatch, batch, kernel, tflops
         microbatch_size=microbatch, global_batch_size=batch, recompute="none", zero_stage=1,
         software=f"flash-attention GPT, {kernel}", metric="model_flop_per_s_per_gpu", value=tflops * 1e12,
         assumptions=_FLASH_ATTENTION_2_ASSUMPTIONS,
-        source=_FLASH_ATTENTION_2_TABLE1.at(f"Table 1, GPT3-{model} {sequence_length // 1024}k context, column "
-                                            f"{'FlashAttention' if kernel == 'FlashAttention-1' else kernel}"))
+        source=FLASH_ATTENTION_2.at(f"§4.2, Table 1, GPT3-{model} {sequence_length // 1024}k context, column "
+                                    f"{'FlashAttention' if kernel == 'FlashAttention-1' else kernel}",
+                                    note=_FLASH_ATTENTION_2_TABLE1_NOTE))
 
 
 #: FlashAttention-2's Table 1: the same GPT training code with the first FlashAttention and with
