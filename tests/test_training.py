@@ -652,6 +652,93 @@ def test_hopper_attention_shares_are_flash_attention_3s_measurements():
     assert tr.software("Megatron-Core 2024").attention_kernel == "cuDNN"
 
 
+#: FlashAttention-3's Figures 5 and 6 (H100 SXM5, BF16), head dimension 128: causal forward and
+#: backward TFLOP/s at 512, 2K and 8K tokens, typed here from the figures to check the catalog.
+_FA3_FIGURE_POINTS = {("cuDNN", 512): (315, 305), ("cuDNN", 2048): (484, 465), ("cuDNN", 8192): (529, 518),
+                      ("FlashAttention-2", 2048): (298, 291), ("FlashAttention-3", 1024): (423, 424)}
+
+
+def test_hopper_attention_shares_follow_the_benchmark_by_length():
+    # Tolerance: the figures' bar labels are whole TFLOP/s.
+    peak = catalog.gpu("H100 SXM").bf16_flop_per_s / u.TFLOP_per_s
+    for (kernel, length), (forward, backward) in _FA3_FIGURE_POINTS.items():
+        share = tr.attention_share(kernel, "H100 SXM", length, head_dim=128)
+        assert share.forward * peak == pytest.approx(forward, abs=0.5), (kernel, length)
+        assert share.backward * peak == pytest.approx(backward, abs=0.5), (kernel, length)
+    # Head dimension 64 (FlashAttention-3's Figure 5, causal, 16K): cuDNN 388 TFLOP/s forward.
+    assert tr.attention_share("cuDNN", "H100 SXM", 16384, 64).forward * peak == pytest.approx(388, abs=0.5)
+    # At its best measured point the lookup is the kernel's one share in ATTENTION_KERNELS.
+    for kernel in ("FlashAttention-1", "FlashAttention-2", "FlashAttention-3", "cuDNN"):
+        for gpu in ("H100 SXM", "H200 SXM"):
+            assert tr.attention_share(kernel, gpu, 16384, 128) == pytest.approx(tr.ATTENTION_KERNELS[kernel][gpu])
+    # Every kernel is slower at 512 tokens than at 16K, by a third or more.
+    for kernel in tr.ATTENTION_KERNELS:
+        short, long = (tr.attention_share(kernel, "H100 SXM", n).forward for n in (512, 16384))
+        assert short < 0.7 * long, kernel
+
+
+def test_attention_shares_hold_at_every_length_where_one_figure_is_published():
+    # On the A100 the papers give one share per kernel: 72% for FlashAttention-2, 40% for the first.
+    for length in (128, 2048, 65536):
+        assert tr.attention_share("FlashAttention-2", "A100 SXM", length, 64) == (0.72, 0.72)
+        assert tr.attention_share("FlashAttention-1", "A100 SXM 40GB", length) == (0.40, 0.40)
+    # No measured share: the GEMM rate alone caps the kernel.
+    assert tr.attention_share("cuDNN", "A100 SXM", 4096) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(tr.ATTENTION_KERNELS)), st.floats(1, 1e7), st.integers(16, 512))
+def test_hopper_attention_shares_stay_within_what_was_measured(kernel, length, head_dim):
+    # Interpolation never leaves the measured range; beyond it the nearest point holds.
+    share = tr.attention_share(kernel, "H100 SXM", length, head_dim)
+    lowest = [tr.attention_share(kernel, "H100 SXM", n, d) for n in tr.ATTENTION_BENCHMARK_LENGTHS for d in (64, 128)]
+    for part in (0, 1):
+        assert min(s[part] for s in lowest) - 1e-12 <= share[part] <= max(s[part] for s in lowest) + 1e-12
+    if length >= tr.ATTENTION_BENCHMARK_LENGTHS[-1]:
+        assert share == pytest.approx(tr.attention_share(kernel, "H100 SXM", tr.ATTENTION_BENCHMARK_LENGTHS[-1], head_dim))
+    if head_dim >= 128:
+        assert share == pytest.approx(tr.attention_share(kernel, "H100 SXM", length, 128))
+
+
+def test_attention_share_takes_an_array_of_lengths():
+    lengths = np.array([512.0, 2048.0, 16384.0])
+    share = tr.attention_share("cuDNN", "H100 SXM", lengths)
+    assert share.forward.shape == (3,)
+    assert share.forward[1] == pytest.approx(tr.attention_share("cuDNN", "H100 SXM", 2048).forward)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(kernel="Flash", gpu="H100 SXM", sequence_length=2048), "kernel"),
+    (dict(kernel="cuDNN", gpu="H100 SXM", sequence_length=0), "sequence_length"),
+    (dict(kernel="cuDNN", gpu="H100 SXM", sequence_length=float("nan")), "sequence_length"),
+    (dict(kernel="cuDNN", gpu="H100 SXM", sequence_length=2048, head_dim=0), "head_dim"),
+])
+def test_attention_share_rejects_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        tr.attention_share(**kwargs)
+
+
+def test_context_parallel_attention_runs_at_the_share_of_its_block(monkeypatch):
+    # Ring attention runs each kernel call over one rank's block of keys: eight-way context
+    # parallelism at 64K tokens runs attention as 8K-token calls, at the 8K share.
+    from interconnect_lab.training import step as step_module
+    lengths = []
+
+    def spy(kernel, gpu, sequence_length, head_dim=128):
+        lengths.append(float(sequence_length))
+        return tr.attention_share(kernel, gpu, sequence_length, head_dim)
+
+    monkeypatch.setattr(step_module, "attention_share", spy)
+    hopper = tr.Cluster(name="H100 pod", gpu="H100 SXM", gpus_per_node=8, scale_up_link="NVLink 4",
+                        scale_out_link="InfiniBand NDR", nics_per_node=8)
+    model = dataclasses.replace(tr.MODELS["Llama 3 8B"], sequence_length=65536)
+    for context_parallel in (1, 8):
+        config = tr.parallel_config(8, global_batch_size=8 // context_parallel, microbatch_size=1,
+                                    context_parallel=context_parallel, recompute="none")
+        tr.training_step(model, hopper, config, "Megatron-Core 2024")
+    assert set(lengths) == {65536.0, 8192.0}
+
+
 def test_gemm_efficiency_is_the_value_its_documented_rule_chooses():
     # Efficiencies.gemm: to 0.01, the value with the smallest median |error| over SC21 Table 1 and
     # MegaScale Table 2 that keeps all 26 rows within 10%. Neighbours either break 10% or do worse.

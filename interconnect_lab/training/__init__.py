@@ -95,7 +95,8 @@ from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_
 from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
 from .traffic import ParallelTraffic, parallel_traffic
 from .zero import ZeroVolume, zero_communication_volume, GradientCompression, gradient_compression
-from .hardware import ATTENTION_KERNEL_SOURCES, ATTENTION_KERNELS, FLASH_ATTENTION_BACKWARD_FLOPS, FLASH_ATTENTION_BACKWARD_SOURCE
+from .hardware import (ATTENTION_BENCHMARK_LENGTHS, ATTENTION_KERNEL_SOURCES, ATTENTION_KERNELS, FLASH_ATTENTION_BACKWARD_FLOPS,
+                       FLASH_ATTENTION_BACKWARD_SOURCE, AttentionShare, attention_share)
 from .fidelity import FidelityRow, replay, fidelity_table, fidelity_summary
 
 #: FLOP-counting conventions by name: each is ``function(model, recompute) -> FLOP per token``.
@@ -129,6 +130,7 @@ __all__ = [
     # hardware and software
     "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",
     "Efficiencies", "DEFAULT_EFFICIENCIES", "ATTENTION_KERNELS", "ATTENTION_KERNEL_SOURCES",
+    "AttentionShare", "attention_share", "ATTENTION_BENCHMARK_LENGTHS",
     "FLASH_ATTENTION_BACKWARD_FLOPS",
     "FLASH_ATTENTION_BACKWARD_SOURCE",
     # configuration and results

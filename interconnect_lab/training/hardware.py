@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from types import MappingProxyType
 
+import numpy as np
+
 from .. import catalog
 from .._validation import check_choice, check_integer, check_number
 from .. import units as u
@@ -117,15 +119,29 @@ FLASH_ATTENTION_3 = Source(
     year=2024, url="https://arxiv.org/abs/2407.08608", locator="Abstract",
     note="FlashAttention-2 reaches only 35% of the H100's peak; FlashAttention-3 up to 740 TFLOP/s in BF16 (75%)")
 
-#: FlashAttention-3's Figures 5 and 6 on an H100 SXM5, head dimension 128 (most LLMs'), the
-#: longest sequence measured (16K): the causal forward pass and the backward pass (its FLOPs
-#: counted as 2.5 forwards, ``FLASH_ATTENTION_BACKWARD_FLOPS``) [TFLOP/s].
-_H100_ATTENTION_TFLOPS = {"FlashAttention-2": (335, 322), "FlashAttention-3": (616, 561), "cuDNN": (539, 516)}
+#: Sequence lengths of FlashAttention-3's benchmark (Figures 5 and 6), which holds batch x length
+#: at 16K tokens and heads x head dimension at 2,048 [tokens].
+ATTENTION_BENCHMARK_LENGTHS = (512, 1024, 2048, 4096, 8192, 16384)
+
+#: FlashAttention-3's Figures 5 and 6 on an H100 SXM5, BF16: the causal forward pass and the
+#: backward pass (its FLOPs counted as 2.5 forwards, ``FLASH_ATTENTION_BACKWARD_FLOPS``), at each
+#: of ``ATTENTION_BENCHMARK_LENGTHS``, for head dimensions 64 and 128 [TFLOP/s]. Every kernel
+#: gains with the length: each tile of queries pays a fixed cost (loading its queries, the causal
+#: diagonal, writing its output) that a longer row of keys amortises.
+_H100_ATTENTION_TFLOPS = {   # kernel: {head dimension: (forward by length, backward by length)}
+    "FlashAttention-2": {64: ((180, 229, 262, 284, 295, 299), (198, 238, 264, 279, 287, 291)),
+                         128: ((191, 260, 298, 319, 333, 335), (214, 260, 291, 310, 318, 322))},
+    "FlashAttention-3": {64: ((197, 265, 371, 420, 460, 473), (272, 363, 422, 453, 472, 474)),
+                         128: ((292, 423, 521, 579, 602, 616), (316, 424, 501, 542, 559, 561))},
+    "cuDNN": {64: ((225, 288, 334, 363, 379, 388), (266, 348, 395, 417, 432, 433)),
+              128: ((315, 410, 484, 518, 529, 539), (305, 408, 465, 499, 518, 516))},
+}
 
 FLASH_ATTENTION_3_FIGURES = FLASH_ATTENTION_3.at(
-    "Figures 5 and 6", note="H100 80GB SXM5, BF16, head dimension 128, 16K tokens, causal forward and backward: "
-    + "; ".join(f"{kernel} {forward} and {backward} TFLOP/s"
-                for kernel, (forward, backward) in _H100_ATTENTION_TFLOPS.items()))
+    "Figures 5 and 6", note="H100 80GB SXM5, BF16, causal forward and backward, 512 to 16K tokens, head "
+    "dimensions 64 and 128; at 16K and head dimension 128: "
+    + "; ".join(f"{kernel} {by_dim[128][0][-1]} and {by_dim[128][1][-1]} TFLOP/s"
+                for kernel, by_dim in _H100_ATTENTION_TFLOPS.items()))
 
 TRANSFORMER_ENGINE_ATTENTION = Source(
     title="NVIDIA, Transformer Engine: transformer_engine/pytorch/attention.py (get_attention_backend)",
@@ -161,31 +177,50 @@ class AttentionShare(NamedTuple):
     backward: float
 
 
-def _measured_share(gpu, forward_tflops, backward_tflops):
-    peak = catalog.gpu(gpu).bf16_flop_per_s
-    return AttentionShare(forward_tflops * u.TFLOP_per_s / peak, backward_tflops * u.TFLOP_per_s / peak)
+#: GPUs FlashAttention-3's benchmark speaks for: the H100 it ran on, and the H200, which has the
+#: H100's SMs and clocks.
+_HOPPER = ("H100 SXM", "H200 SXM")
+#: Head dimensions the benchmark measured.
+_BENCHMARK_HEAD_DIMS = (64, 128)
+
+
+def _measured_share(kernel, sequence_length=ATTENTION_BENCHMARK_LENGTHS[-1], head_dim=128):
+    """A kernel's share of the H100's peak from FlashAttention-3's benchmark: interpolated in log2
+    of the length and linearly in the head dimension, the nearest measured point beyond them."""
+    peak = catalog.gpu("H100 SXM").bf16_flop_per_s / u.TFLOP_per_s
+    lengths = np.log2(ATTENTION_BENCHMARK_LENGTHS)
+    weight = np.clip((np.asarray(head_dim, dtype=float) - _BENCHMARK_HEAD_DIMS[0])
+                     / (_BENCHMARK_HEAD_DIMS[1] - _BENCHMARK_HEAD_DIMS[0]), 0.0, 1.0)
+    by_dim = _H100_ATTENTION_TFLOPS[kernel]
+
+    def share(part):
+        low, high = (np.interp(np.log2(sequence_length), lengths, by_dim[dim][part]) for dim in _BENCHMARK_HEAD_DIMS)
+        value = ((1 - weight) * low + weight * high) / peak
+        return float(value) if np.ndim(value) == 0 else value
+
+    return AttentionShare(share(0), share(1))
 
 
 #: Share of the dense BF16 peak an attention kernel reaches, by kernel and catalog GPU, in the
-#: forward and the backward pass. The attention core (scores and attention x V) runs at the
-#: lower of this and the GEMM rate; a GPU not listed is held to the GEMM rate alone. An H200
-#: has the H100's SMs and clocks: its shares are the H100's.
+#: forward and the backward pass, at its best: on Hopper the 16K tokens and head dimension 128
+#: of FlashAttention-3's benchmark (:func:`attention_share` gives it by length and head
+#: dimension). The attention core (scores and attention x V) runs at the lower of this and the
+#: GEMM rate; a GPU not listed is held to the GEMM rate alone.
 _FLASH_ATTENTION_2_SHARES = {
     "A100 SXM": AttentionShare(0.72, 0.72), "A100 SXM 40GB": AttentionShare(0.72, 0.72),
-    **{gpu: _measured_share("H100 SXM", *_H100_ATTENTION_TFLOPS["FlashAttention-2"])
-       for gpu in ("H100 SXM", "H200 SXM")}}
+    **{gpu: _measured_share("FlashAttention-2") for gpu in _HOPPER}}
 #: The first FlashAttention's share of an A100's peak: the top of the 25-40% that
 #: FlashAttention-2's abstract gives it [-].
 _FLASH_ATTENTION_1_A100 = 0.40
+#: The first FlashAttention's share over FlashAttention-2's, as measured on the A100 [-].
+_FLASH_ATTENTION_1_RATIO = _FLASH_ATTENTION_1_A100 / _FLASH_ATTENTION_2_SHARES["A100 SXM"].forward
 
 ATTENTION_KERNELS = MappingProxyType({
     "FlashAttention-2": MappingProxyType(_FLASH_ATTENTION_2_SHARES),
-    "FlashAttention-3": MappingProxyType({gpu: _measured_share("H100 SXM", *_H100_ATTENTION_TFLOPS["FlashAttention-3"])
-                                          for gpu in ("H100 SXM", "H200 SXM")}),
+    "FlashAttention-3": MappingProxyType({gpu: _measured_share("FlashAttention-3") for gpu in _HOPPER}),
     # cuDNN's fused attention, which Transformer Engine's DotProductAttention prefers on Hopper
     # ("FusedAttention"): what Megatron-Core and NeMo run.
-    "cuDNN": MappingProxyType({gpu: _measured_share("H100 SXM", *_H100_ATTENTION_TFLOPS["cuDNN"])
-                               for gpu in ("H100 SXM", "H200 SXM")}),
+    "cuDNN": MappingProxyType({gpu: _measured_share("cuDNN") for gpu in _HOPPER}),
     # The first FlashAttention (2022), and its Triton port that MosaicML's MPT ran (slightly
     # slower, held to the same share). On Hopper it was never measured. FlashAttention-2 does
     # not use Hopper's new capabilities either (FlashAttention-3's abstract: hence its 35%), and
@@ -193,10 +228,57 @@ ATTENTION_KERNELS = MappingProxyType({
     # and work partitioning) does not depend on the GPU. So the first keeps, on every GPU, the
     # ratio to FlashAttention-2 measured on the A100: an estimate, named as one.
     "FlashAttention-1": MappingProxyType({
-        gpu: AttentionShare(*(_FLASH_ATTENTION_1_A100 * (part / _FLASH_ATTENTION_2_SHARES["A100 SXM"].forward)
-                              for part in share))
+        gpu: AttentionShare(*(_FLASH_ATTENTION_1_RATIO * part for part in share))
         for gpu, share in _FLASH_ATTENTION_2_SHARES.items()}),
 })
+
+#: Kernels whose shares on Hopper follow FlashAttention-3's benchmark by length and head
+#: dimension, and the measured kernel and factor each follows: the first FlashAttention keeps
+#: its A100 ratio to FlashAttention-2 there too.
+_BY_LENGTH_ON_HOPPER = MappingProxyType({
+    "FlashAttention-2": ("FlashAttention-2", 1.0), "FlashAttention-3": ("FlashAttention-3", 1.0),
+    "cuDNN": ("cuDNN", 1.0), "FlashAttention-1": ("FlashAttention-2", _FLASH_ATTENTION_1_RATIO)})
+
+
+def attention_share(kernel, gpu, sequence_length, head_dim=128):
+    """Share of a GPU's dense BF16 peak an attention kernel reaches, per pass, on sequences of a given length.
+
+    On Hopper (H100, H200) the shares follow FlashAttention-3's benchmark (Figures 5
+    and 6): every kernel gains with the length, since each tile of queries pays a
+    fixed cost that a longer row of keys amortises, and loses with a narrower head.
+    Between the measured 512 to 16,384 tokens the share is interpolated in log2 of
+    the length, and between head dimensions 64 and 128 linearly; beyond them the
+    nearest measured point holds (from 8K to 16K tokens no kernel gains more than
+    2.4%; narrower heads than 64 are rarer still). On other GPUs the papers give
+    one figure per kernel, and that share holds at every length and head dimension.
+
+    Parameters
+    ----------
+    kernel : str
+        A name in ``training.ATTENTION_KERNELS``.
+    gpu : str
+        A catalog GPU.
+    sequence_length : float or array_like
+        Keys each query's row runs over in one kernel call [tokens], at least 1.
+    head_dim : int
+        Dimension of one attention head, at least 1.
+
+    Returns
+    -------
+    AttentionShare or None
+        Forward and backward shares (arrays for an array of lengths), or None
+        where the kernel has no measured share on ``gpu`` (the GEMM rate alone
+        then caps it).
+    """
+    check_choice("kernel", kernel, ATTENTION_KERNELS)
+    catalog.gpu(gpu)
+    sequence_length = check_number("sequence_length", sequence_length, minimum=1, unit="tokens")
+    head_dim = check_integer("head_dim", head_dim, minimum=1)
+    if gpu in _HOPPER and kernel in _BY_LENGTH_ON_HOPPER:
+        measured, factor = _BY_LENGTH_ON_HOPPER[kernel]
+        return AttentionShare(*(factor * part for part in _measured_share(measured, sequence_length, head_dim)))
+    return ATTENTION_KERNELS[kernel].get(gpu)
+
 
 #: Where each kernel's shares in ``ATTENTION_KERNELS`` come from.
 ATTENTION_KERNEL_SOURCES = MappingProxyType({
@@ -246,7 +328,9 @@ class Software:
         Transformer Engine runs, 54% and 52%; the first FlashAttention, and
         the Triton port of it that MosaicML's MPT ran in 2023, at most 40% of
         an A100, and on Hopper the same fraction of FlashAttention-2's share
-        as on the A100: an estimate).
+        as on the A100: an estimate). Those are the Hopper shares at 16K
+        tokens; on Hopper :func:`attention_share` gives them by sequence length
+        and head dimension, lower for shorter sequences and narrower heads.
     fused_norm_activation : bool
         LayerNorm and the MLP activation fused into neighbouring kernels
         (MegaScale §3.4 "efficient operators"): their separate HBM round trips vanish.
@@ -363,7 +447,7 @@ class Efficiencies:
         Default 0.77. Each GEMM's own shape then costs what
         :func:`interconnect_lab.matmul.gemm_efficiency` says (tile and wave
         quantization, the output write), and FlashAttention's published share
-        of peak caps the attention core (``training.ATTENTION_KERNELS``). What is
+        of peak caps the attention core (:func:`attention_share`). What is
         left here is what a training step loses beyond the shape: clocks under
         sustained load and gaps between kernels. The value is one number,
         chosen once against SC21 Table 1 and MegaScale Table 2 together (to

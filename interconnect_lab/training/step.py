@@ -16,7 +16,7 @@ from .models import (
     TransformerModel, _embedding_parameters, _forward_flops_per_token, _layer_parameters,
     flops_per_token, training_time_s,
 )
-from .hardware import ATTENTION_KERNELS, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software
+from .hardware import FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
     transformer_model,
@@ -515,7 +515,9 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         core_bytes = (8 + 5 * mask) * a * tokens * w / t                # scores written, soft-maxed, dropped, read
     attention_rate = backward_attention_rate = gemm_rate
     if software.flash_attention:
-        share = ATTENTION_KERNELS[software.attention_kernel].get(cluster_.gpu)
+        # Each kernel call runs a row of queries over at most the attended keys, and with context
+        # parallelism over one rank's block of them (ring attention's steps).
+        share = attention_share(software.attention_kernel, cluster_.gpu, np.minimum(w, s / c), model.head_dim)
         if share is not None:
             attention_rate = np.minimum(gemm_rate, share.forward * cluster_.peak_flop_per_s)
             backward_attention_rate = np.minimum(gemm_rate, share.backward * cluster_.peak_flop_per_s)
