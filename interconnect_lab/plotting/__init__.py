@@ -32,7 +32,7 @@ from .training import (
     network_scan_plot, pipeline_schedule_plot, published_comparison_plot, training_breakdown_plot,
 )
 from .utilization import ablation_plot, step_breakdown_plot, step_time_plot
-from .fidelity import fidelity_plot, gemm_shape_plot
+from .fidelity import attention_share_plot, fidelity_plot, gemm_shape_plot
 
 __all__ = [
     "PALETTE", "COLORS", "new_figure", "styled", "Table",
@@ -64,5 +64,5 @@ __all__ = [
     # training
     "training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
     "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
-    "compression_tradeoff_plot", "gemm_shape_plot", "fidelity_plot",
+    "compression_tradeoff_plot", "gemm_shape_plot", "attention_share_plot", "fidelity_plot",
 ]

@@ -1,4 +1,5 @@
-"""Figures for the model against published runs (chapter 8): GEMM rate by shape, the fidelity table."""
+"""Figures for the model against published runs (chapter 8): GEMM rate by shape, attention
+kernels by sequence length, the fidelity table."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 
 from .style import PALETTE, new_figure, styled
 
-__all__ = ["gemm_shape_plot", "fidelity_plot"]
+__all__ = ["gemm_shape_plot", "attention_share_plot", "fidelity_plot"]
 
 _ORGANISATION_COLORS = (PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["orange"],
                         PALETTE["purple"], PALETTE["sky"])
@@ -53,6 +54,53 @@ def gemm_shape_plot(gpus, measurements, *, sustained=1.0, ax=None):
     ax.set_xlabel("GEMM size: geometric mean of m, n and k [elements]")
     ax.set_ylabel("sustained rate [TFLOP/s]")
     ax.set_ylim(bottom=0)
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+    return ax
+
+
+@styled
+def attention_share_plot(gpu="H100 SXM", kernels=("FlashAttention-2", "cuDNN", "FlashAttention-3"), *,
+                         head_dim=128, ax=None):
+    """Share of a GPU's peak each attention kernel reaches against the sequence length, per pass.
+
+    Parameters
+    ----------
+    gpu : str
+        A catalog GPU.
+    kernels : sequence of str
+        Names in ``training.ATTENTION_KERNELS``; one colour each, the forward pass solid and the
+        backward pass dashed. Kernels without a share on ``gpu`` are left out.
+    head_dim : int
+        Dimension of one attention head.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from .. import training
+
+    if ax is None:
+        _, ax = new_figure(8.5, 3.4)
+    lengths = np.geomspace(256, 131072, 120)
+    measured = np.array(training.ATTENTION_BENCHMARK_LENGTHS, dtype=float)
+    for color, kernel in zip(_ORGANISATION_COLORS, kernels):
+        share = training.attention_share(kernel, gpu, lengths, head_dim)
+        if share is None:
+            continue
+        at_points = training.attention_share(kernel, gpu, measured, head_dim)
+        forward, backward = (np.broadcast_to(part, lengths.shape) for part in share)
+        ax.plot(lengths, 100 * forward, color=color, label=f"{kernel}, forward")
+        ax.plot(lengths, 100 * backward, color=color, linestyle="--", label=f"{kernel}, backward")
+        if np.ndim(at_points.forward):
+            ax.scatter(measured, 100 * at_points.forward, color=color, edgecolor="black", zorder=3, s=18)
+            ax.scatter(measured, 100 * at_points.backward, color=color, edgecolor="black", zorder=3, s=18,
+                       marker="s")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("sequence length: keys per kernel call [tokens]")
+    ax.set_ylabel(f"share of the {gpu}'s BF16 peak [%]")
+    ax.set_ylim(0, 100)
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
     return ax
 
