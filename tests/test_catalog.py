@@ -274,6 +274,21 @@ def test_gb200_nvl72_hbm_totals_about_13_4_TB():
     assert nvl72.gpus * catalog.gpu(nvl72.gpu).hbm_bytes == pytest.approx(13.4 * u.TB, rel=0.01)
 
 
+def test_best_matmul_rates_are_the_mamf_tables():
+    # ML Engineering Open Book, "Maximum Achievable Matmul FLOPS comparison table" (BF16 and FP8
+    # tables): the H200 measured as the H100 ("H200 is the same"), Blackwell's FP8 rows as printed.
+    h100, h200 = catalog.gpu("H100 SXM"), catalog.gpu("H200 SXM")
+    assert h200.measured_matmul_flop_per_s == h100.measured_matmul_flop_per_s == 794.5 * u.TFLOP_per_s
+    assert catalog.gpu("B200").measured_fp8_matmul_flop_per_s == 3432.5 * u.TFLOP_per_s
+    assert catalog.gpu("GB200").measured_fp8_matmul_flop_per_s == 3615.6 * u.TFLOP_per_s
+    # On Blackwell the best FP8 kernels reach about twice the best BF16 ones; on Hopper 1.7 times.
+    for name in ("B200", "GB200"):
+        gpu = catalog.gpu(name)
+        assert 1.9 < gpu.measured_fp8_matmul_flop_per_s / gpu.measured_matmul_flop_per_s < 2.0
+    for gpu in (h100, h200):
+        assert 1.7 < gpu.measured_fp8_matmul_flop_per_s / gpu.measured_matmul_flop_per_s < 1.75
+
+
 def test_h200_is_an_h100_with_more_memory():
     h100, h200 = catalog.gpu("H100 SXM"), catalog.gpu("H200 SXM")
     assert (h200.bf16_flop_per_s, h200.fp8_flop_per_s) == (h100.bf16_flop_per_s, h100.fp8_flop_per_s)

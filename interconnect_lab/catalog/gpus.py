@@ -111,11 +111,12 @@ def _azure_fp8_gemm(system, gpu_label, best):
                 f"best of the sweep {best} TFLOP/s")
 
 
-# Measured best-shape BF16 matmul rates (MAMF): what a real kernel reaches, unlike the peak.
+# Measured best-shape BF16 and FP8 matmul rates (MAMF): what a real kernel reaches, unlike the peak.
 _MAMF_SOURCE = MLENG_ACCELERATORS.at(
     "Maximum Achievable Matmul FLOPS comparison table",
-    note="BF16, no sparsity, mean of 100 iterations after 50 warm-up, best of many shapes; "
-         "A100 SXM 271.2, H100 SXM 794.5, B200 1,745, GB200 1,822, MI300X 668.4 TFLOP/s")
+    note="no sparsity, mean of 100 iterations after 50 warm-up, best of many shapes; BF16: A100 SXM 271.2, "
+         "H100 SXM 794.5 ('H200 is the same'), B200 1,745, GB200 1,822, MI300X 668.4 TFLOP/s; "
+         "FP8 (float8_e4m3fn): B200 3,432.5, GB200 3,615.6 TFLOP/s")
 
 GPUS = _table([
     GPU(
@@ -158,9 +159,11 @@ GPUS = _table([
         bf16_flop_per_s=989.4 * u.TFLOP_per_s, fp8_flop_per_s=1978.9 * u.TFLOP_per_s,
         hbm_bytes=141 * u.GB, hbm_bandwidth_bytes_per_s=4.8 * u.TB_per_s,
         power_w=700 * u.W, scale_up_link="NVLink 4",
+        measured_matmul_flop_per_s=794.5 * u.TFLOP_per_s,
         measured_fp8_matmul_flop_per_s=1366.3 * u.TFLOP_per_s,
         streaming_multiprocessors=132,
         sources=(
+            _MAMF_SOURCE,
             _azure_fp8_gemm("ND H200 v5", "H200 141GB", "1,366.3 (16,384 cubed)"),
             MLENG_ACCELERATORS.at("TFLOPS comparison table, H200 SXM row",
                                   note="same dense peaks as H100 SXM; 141 GB HBM3e at 4.8 TB/s"),
@@ -178,7 +181,7 @@ GPUS = _table([
         # 8 GPUs); the marketing figure is 192 GB.
         hbm_bytes=180 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1000 * u.W, scale_up_link="NVLink 5",
-        measured_matmul_flop_per_s=1745.0 * u.TFLOP_per_s,
+        measured_matmul_flop_per_s=1745.0 * u.TFLOP_per_s, measured_fp8_matmul_flop_per_s=3432.5 * u.TFLOP_per_s,
         streaming_multiprocessors=148,
         sources=(
             _MAMF_SOURCE,
@@ -193,7 +196,7 @@ GPUS = _table([
         bf16_flop_per_s=2500 * u.TFLOP_per_s, fp8_flop_per_s=5000 * u.TFLOP_per_s,
         hbm_bytes=186 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1200 * u.W, scale_up_link="NVLink 5",
-        measured_matmul_flop_per_s=1822.0 * u.TFLOP_per_s,
+        measured_matmul_flop_per_s=1822.0 * u.TFLOP_per_s, measured_fp8_matmul_flop_per_s=3615.6 * u.TFLOP_per_s,
         streaming_multiprocessors=148,
         sources=(
             _MAMF_SOURCE,
