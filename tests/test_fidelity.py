@@ -16,7 +16,7 @@ from interconnect_lab.published import (
     AZURE_A100_GEMM, AZURE_H100_FP8_GEMM, DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, TILELANG_H800_GEMM,
 )
 from interconnect_lab.published.training_runs import (
-    BLOOM_176B, DGXC_RUNS, FLASH_ATTENTION_2_RUNS, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_1B_BY_LENGTH, LLM_FOUNDRY_BENCHMARKS,
+    BLOOM_176B, DGXC_RUNS, DGXC_NEMOTRON_2025_GB200, DGXC_NEMOTRON_2025_H100, FLASH_ATTENTION_2_RUNS, KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_1B_BY_LENGTH, LLM_FOUNDRY_BENCHMARKS,
     TRAINING_RUNS, PublishedRun,
 )
 
@@ -37,7 +37,7 @@ def test_every_run_names_its_source_and_what_it_assumed():
 
 
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-05 with the defaults, 49 runs: median 5.7%, worst 28.4% (MPT-70B on 64
+    # Measured 2026-12-05 with the defaults, 53 runs: median 5.2%, worst 28.4% (MPT-70B on 64
     # A100 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7%
     # and no run beyond 15%; these bounds stop the table from getting worse.
     summary = tr.fidelity_summary()
@@ -133,14 +133,33 @@ def test_the_first_flash_attention_on_a100_grows_optimistic_with_the_sequence_le
     assert a100[-2].error - a100[0].error > 0.15
 
 
-@pytest.mark.parametrize("run", DGXC_RUNS, ids=lambda r: r.label)
+@pytest.mark.parametrize("run", DGXC_RUNS + DGXC_NEMOTRON_2025_H100, ids=lambda r: r.label)
 def test_nemo_h100_recipes_bf16_within_ten_percent_fp8_within_fifteen(run):
-    # NVIDIA's DGX Cloud benchmarking tables (NeMo, DGX H100), tokens per second of the largest
-    # run of each table. Measured: BF16 -1.8% to +5.6%; FP8 -1.2% (Nemotron-4 340B) to +10.4%
-    # (Llama 3.1 8B), where attention, still BF16, is the largest share of the step.
+    # NVIDIA's DGX Cloud benchmarking tables (NeMo, DGX H100), tokens per second: the largest run
+    # of each 2024 table, and the 2025 Nemotron-4 recipe's H100 rows (15B on 16 GPUs, 340B on 256).
+    # Measured: BF16 -2.0% to +5.3%; FP8 -5.2% (Nemotron-4 340B, 2025) to +9.8% (Llama 3.1 70B);
+    # the Llama 3.1 FP8 rows are the optimistic ones.
     (row,) = tr.fidelity_table((run,))
     fp8 = run.software.endswith("FP8")
     assert abs(row.error) < (0.15 if fp8 else 0.10)
+
+
+def test_the_model_overrates_gb200_by_a_fifth_in_bf16_and_more_in_fp8():
+    # The 2025 Nemotron-4 recipe (nemotron/README.md, "GB200 Performance"): 340B on 128-512 GPUs of
+    # GB200 NVL72 racks, weak and strong scaling, BF16 and FP8. The model, built on the best measured
+    # (burst) matmul rates, is optimistic on every row: measured BF16 +18.9% to +24.6%, FP8 +35.4% to
+    # +45.6%, while the same README's H100 rows are within -5.2% to +5.3%. These rows are kept out of
+    # the fidelity table; this test pins the gap so that closing it is a deliberate change.
+    gb200 = tr.fidelity_table(DGXC_NEMOTRON_2025_GB200)
+    assert len(gb200) == 12 and {row.run.gpu for row in gb200} == {"GB200"}
+    bf16 = {(row.run.gpus, row.run.global_batch_size): row.error for row in gb200 if "BF16" in row.run.label}
+    fp8 = {(row.run.gpus, row.run.global_batch_size): row.error for row in gb200 if "FP8" in row.run.label}
+    assert set(bf16) == set(fp8) and len(bf16) == 6
+    assert all(0.15 < error < 0.30 for error in bf16.values())
+    assert all(0.30 < error < 0.50 for error in fp8.values())
+    assert all(fp8[key] > bf16[key] for key in bf16)
+    h100 = tr.fidelity_table(DGXC_NEMOTRON_2025_H100)
+    assert all(abs(row.error) < 0.06 for row in h100)
 
 
 def test_replay_uses_the_stated_split():

@@ -401,18 +401,34 @@ _DGXC_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabulary, se
 }
 
 
-def _dgxc(model, precision, gpus, batch, tokens_per_s, t, p, c, v, microbatch, path):
+#: How the recipes' systems are built: a DGX H100 node, or GB200 NVL72 racks with one 400 Gb/s
+#: port per GPU. A job on NVL72 racks is taken as 64 GPUs per rack (``_GB200_ASSUMPTIONS``).
+_DGXC_CLUSTERS = {
+    "H100 SXM": dict(gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="InfiniBand NDR", nics_per_node=8),
+    "GB200": dict(gpus_per_node=64, scale_up_link="NVLink 5", scale_out_link="InfiniBand NDR", nics_per_node=64),
+}
+_DGXC_GPU_LABELS = {"H100 SXM": "H100", "GB200": "GB200"}
+_GB200_ASSUMPTIONS = (
+    "layout on the NVL72 racks not stated: 64 GPUs per rack (16 of its 18 compute trays), so each tensor- and "
+    "pipeline-parallel group of 32 stays in one NVLink domain and only data parallelism crosses racks",
+    "scale-out: one 400 Gb/s ConnectX-7 InfiniBand port per GPU, as the GB200 NVL72 compute tray has "
+    "(catalog.system('GB200 NVL72'))",
+)
+
+
+def _dgxc(model, precision, gpus, batch, tokens_per_s, t, p, c, v, microbatch, path, gpu="H100 SXM",
+          source=None, label_suffix=""):
     layers, hidden, heads, kv, ffn, vocabulary, sequence, gated, dropout = _DGXC_MODELS[model]
+    source = source or DGXC_BENCHMARKING.at(f"{path}, {precision.upper()} table, {gpus} GPUs")
     return PublishedRun(
-        label=f"{model} {precision.upper()}, {gpus:,} x H100", organisation="NVIDIA", layers=layers,
-        hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=vocabulary,
-        sequence_length=sequence, gated_mlp=gated, dropout=dropout,
-        gpu="H100 SXM", gpus=gpus, gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="InfiniBand NDR",
-        nics_per_node=8, tensor_parallel=t, pipeline_parallel=p, context_parallel=c, interleave=v,
+        label=f"{model} {precision.upper()}, {gpus:,} x {_DGXC_GPU_LABELS[gpu]}{label_suffix}", organisation="NVIDIA",
+        layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=vocabulary,
+        sequence_length=sequence, gated_mlp=gated, dropout=dropout, gpu=gpu, gpus=gpus, **_DGXC_CLUSTERS[gpu],
+        tensor_parallel=t, pipeline_parallel=p, context_parallel=c, interleave=v,
         microbatch_size=microbatch, global_batch_size=batch, recompute="none", sequence_parallel=t > 1,
         zero_stage=1, software="Megatron-Core 2024" + (" FP8" if precision == "fp8" else ""),
-        metric="tokens_per_s", value=tokens_per_s, assumptions=_DGXC_ASSUMPTIONS,
-        source=DGXC_BENCHMARKING.at(f"{path}, {precision.upper()} table, {gpus} GPUs"))
+        metric="tokens_per_s", value=tokens_per_s,
+        assumptions=_DGXC_ASSUMPTIONS + (_GB200_ASSUMPTIONS if gpu == "GB200" else ()), source=source)
 
 
 #: NVIDIA's DGX Cloud benchmarking recipes, the largest scale of each table, BF16 and FP8 (Transformer
@@ -433,6 +449,46 @@ DGXC_RUNS: tuple[PublishedRun, ...] = tuple(
         ("GPT-3 175B", "fp8", 2048, 4096, 1407485, 4, 8, 1, 12, 1, "nemo_megatron/README_175b.md"),
     ))
 
+DGXC_NEMOTRON_2025 = Source(
+    title="NVIDIA, DGX Cloud Benchmarking: Nemotron4 pre-training recipe (nemotron/README.md)", year=2025,
+    url="https://github.com/NVIDIA/dgxc-benchmarking/blob/1f6d9f40e4117d7c71b726f86074ac01c29f87f5/nemotron/README.md",
+    note="'H100 Performance' and 'GB200 Performance' tables: seconds per step and tokens per second (4,096 x "
+         "global batch / step time); settings from its specification tables: on H100, 15B with TP 2, microbatch 2, "
+         "batch 64 on 16 GPUs and 340B with TP 8, PP 8, VP 12, microbatch 1, batch 64 on 256 GPUs; on GB200, 340B "
+         "with TP 8, PP 4, VP 12, microbatch 1 and batch GPUs/4 (weak scaling) or 512 (strong scaling)")
+
+
+def _nemotron_2025(model, precision, gpus, batch, step_s, t, p, v, microbatch, gpu="H100 SXM", table=""):
+    gpu_label = _DGXC_GPU_LABELS[gpu]
+    name = f"Nemotron4 {model.split()[-1].lower()} {precision.upper()} {gpu_label}{table}"
+    return _dgxc(model, precision, gpus, batch, 4096 * batch / step_s, t, p, 1, v, microbatch, "", gpu=gpu,
+                 source=DGXC_NEMOTRON_2025.at(f'table "{name}", {gpus} GPUs, step time {step_s} s'),
+                 label_suffix=", batch 512" if table else "")
+
+
+#: The Nemotron-4 recipe's DGX H100 rows (2025): 15B on 16 GPUs and 340B on 256, BF16 and FP8.
+DGXC_NEMOTRON_2025_H100: tuple[PublishedRun, ...] = tuple(
+    _nemotron_2025(*row) for row in (
+        ("Nemotron-4 15B", "bf16", 16, 64, 2.746, 2, 1, 1, 2),
+        ("Nemotron-4 15B", "fp8", 16, 64, 1.988, 2, 1, 1, 2),
+        ("Nemotron-4 340B", "bf16", 256, 64, 4.606, 8, 8, 12, 1),
+        ("Nemotron-4 340B", "fp8", 256, 64, 3.107, 8, 8, 12, 1),
+    ))
+
+#: The same recipe's GB200 rows: Nemotron-4 340B on 128, 256 and 512 GPUs of GB200 NVL72 racks, BF16
+#: and FP8, with the batch growing with the GPUs (weak scaling) and held at 512 (strong scaling). Not
+#: in the fidelity table: they show how far the model is from Blackwell (chapter 8 and
+#: tests/test_fidelity.py).
+DGXC_NEMOTRON_2025_GB200: tuple[PublishedRun, ...] = tuple(
+    _nemotron_2025("Nemotron-4 340B", precision, gpus, batch, step_s, 8, 4, 12, 1, gpu="GB200", table=table)
+    for precision, table, batches, steps in (
+        ("bf16", "", (32, 64, 128), (2.189, 2.19, 2.229)),
+        ("fp8", "", (32, 64, 128), (1.483, 1.517, 1.549)),
+        ("bf16", " Strong Scaling", (512, 512, 512), (32.66, 16.58, 8.468)),
+        ("fp8", " Strong Scaling", (512, 512, 512), (21.83, 11.21, 5.668)))
+    for gpus, batch, step_s in zip((128, 256, 512), batches, steps))
+
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
-                                           + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS)
+                                           + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
+                                           + DGXC_NEMOTRON_2025_H100)
