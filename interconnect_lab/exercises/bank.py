@@ -473,6 +473,12 @@ CH8 = [
             "what is the bubble's share?",
             lambda: training.pipeline_bubble_fraction(4, 16, 2), unit="%", scale=0.01,
             hint="Interleaving divides the bubble by the number of chunks."),
+    numeric("ch8.ex5", "Attention at short sequences",
+            "On an H100 SXM, what share of the BF16 peak does cuDNN's fused attention reach in the causal "
+            "forward pass on sequences of 1,024 tokens with heads of dimension 128 (FlashAttention-3's "
+            "benchmark, as the library reads it)?",
+            lambda: training.attention_share("cuDNN", "H100 SXM", 1024, head_dim=128).forward, unit="%",
+            scale=0.01, hint="`training.attention_share`; compare with its 16K share in `training.ATTENTION_KERNELS`."),
 ]
 
 
