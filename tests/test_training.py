@@ -671,6 +671,12 @@ def test_hopper_attention_shares_follow_the_benchmark_by_length():
     for kernel in ("FlashAttention-1", "FlashAttention-2", "FlashAttention-3", "cuDNN"):
         for gpu in ("H100 SXM", "H200 SXM"):
             assert tr.attention_share(kernel, gpu, 16384, 128) == pytest.approx(tr.ATTENTION_KERNELS[kernel][gpu])
+    # The curves are flat by 16K (what holding the last point beyond it rests on): from 8K to 16K no
+    # kernel, pass or head dimension gains 3%.
+    for kernel in ("FlashAttention-2", "FlashAttention-3", "cuDNN"):
+        for head_dim in (64, 128):
+            at_8k, at_16k = (tr.attention_share(kernel, "H100 SXM", n, head_dim) for n in (8192, 16384))
+            assert all(long / short - 1 < 0.03 for short, long in zip(at_8k, at_16k)), (kernel, head_dim)
     # Every kernel is slower at 512 tokens than at 16K, by a third or more.
     for kernel in tr.ATTENTION_KERNELS:
         short, long = (tr.attention_share(kernel, "H100 SXM", n).forward for n in (512, 16384))

@@ -249,7 +249,7 @@ def attention_share(kernel, gpu, sequence_length, head_dim=128):
     Between the measured 512 to 16,384 tokens the share is interpolated in log2 of
     the length, and between head dimensions 64 and 128 linearly; beyond them the
     nearest measured point holds (from 8K to 16K tokens no kernel gains more than
-    2.4%; narrower heads than 64 are rarer still). On other GPUs the papers give
+    2.9%; narrower heads than 64 are rarer still). On other GPUs the papers give
     one figure per kernel, and that share holds at every length and head dimension.
 
     Parameters
