@@ -461,7 +461,8 @@ DGXC_NEMOTRON_2025 = Source(
 def _nemotron_2025(model, precision, gpus, batch, step_s, t, p, v, microbatch, gpu="H100 SXM", table=""):
     gpu_label = _DGXC_GPU_LABELS[gpu]
     name = f"Nemotron4 {model.split()[-1].lower()} {precision.upper()} {gpu_label}{table}"
-    return _dgxc(model, precision, gpus, batch, 4096 * batch / step_s, t, p, 1, v, microbatch, "", gpu=gpu,
+    sequence_length = _DGXC_MODELS[model][6]
+    return _dgxc(model, precision, gpus, batch, sequence_length * batch / step_s, t, p, 1, v, microbatch, "", gpu=gpu,
                  source=DGXC_NEMOTRON_2025.at(f'table "{name}", {gpus} GPUs, step time {step_s} s'),
                  label_suffix=", batch 512" if table else "")
 

@@ -232,14 +232,6 @@ ATTENTION_KERNELS = MappingProxyType({
         for gpu, share in _FLASH_ATTENTION_2_SHARES.items()}),
 })
 
-#: Kernels whose shares on Hopper follow FlashAttention-3's benchmark by length and head
-#: dimension, and the measured kernel and factor each follows: the first FlashAttention keeps
-#: its A100 ratio to FlashAttention-2 there too.
-_BY_LENGTH_ON_HOPPER = MappingProxyType({
-    "FlashAttention-2": ("FlashAttention-2", 1.0), "FlashAttention-3": ("FlashAttention-3", 1.0),
-    "cuDNN": ("cuDNN", 1.0), "FlashAttention-1": ("FlashAttention-2", _FLASH_ATTENTION_1_RATIO)})
-
-
 def attention_share(kernel, gpu, sequence_length, head_dim=128):
     """Share of a GPU's dense BF16 peak an attention kernel reaches, per pass, on sequences of a given length.
 
@@ -274,10 +266,12 @@ def attention_share(kernel, gpu, sequence_length, head_dim=128):
     catalog.gpu(gpu)
     sequence_length = check_number("sequence_length", sequence_length, minimum=1, unit="tokens")
     head_dim = check_integer("head_dim", head_dim, minimum=1)
-    if gpu in _HOPPER and kernel in _BY_LENGTH_ON_HOPPER:
-        measured, factor = _BY_LENGTH_ON_HOPPER[kernel]
-        return AttentionShare(*(factor * part for part in _measured_share(measured, sequence_length, head_dim)))
-    return ATTENTION_KERNELS[kernel].get(gpu)
+    if gpu not in _HOPPER:
+        return ATTENTION_KERNELS[kernel].get(gpu)
+    if kernel == "FlashAttention-1":   # FlashAttention-2's curve at the A100 ratio, as in ATTENTION_KERNELS
+        return AttentionShare(*(_FLASH_ATTENTION_1_RATIO * part
+                                for part in _measured_share("FlashAttention-2", sequence_length, head_dim)))
+    return _measured_share(kernel, sequence_length, head_dim)
 
 
 #: Where each kernel's shares in ``ATTENTION_KERNELS`` come from.
