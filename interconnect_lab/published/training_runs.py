@@ -405,9 +405,10 @@ _DGXC_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabulary, se
 #: port per GPU. A job on NVL72 racks is taken as 64 GPUs per rack (``_GB200_ASSUMPTIONS``).
 _DGXC_CLUSTERS = {
     "H100 SXM": dict(gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="InfiniBand NDR", nics_per_node=8),
+    "B200": dict(gpus_per_node=8, scale_up_link="NVLink 5", scale_out_link="InfiniBand NDR", nics_per_node=8),
     "GB200": dict(gpus_per_node=64, scale_up_link="NVLink 5", scale_out_link="InfiniBand NDR", nics_per_node=64),
 }
-_DGXC_GPU_LABELS = {"H100 SXM": "H100", "GB200": "GB200"}
+_DGXC_GPU_LABELS = {"H100 SXM": "H100", "B200": "B200", "GB200": "GB200"}
 _GB200_ASSUMPTIONS = (
     "layout on the NVL72 racks not stated: 64 GPUs per rack (16 of its 18 compute trays), so each tensor- and "
     "pipeline-parallel group of 32 stays in one NVLink domain and only data parallelism crosses racks",
@@ -417,7 +418,7 @@ _GB200_ASSUMPTIONS = (
 
 
 def _dgxc(model, precision, gpus, batch, tokens_per_s, t, p, c, v, microbatch, path, gpu="H100 SXM",
-          source=None, label_suffix=""):
+          source=None, label_suffix="", zero_stage=1, assumptions=_DGXC_ASSUMPTIONS):
     layers, hidden, heads, kv, ffn, vocabulary, sequence, gated, dropout = _DGXC_MODELS[model]
     source = source or DGXC_BENCHMARKING.at(f"{path}, {precision.upper()} table, {gpus} GPUs")
     return PublishedRun(
@@ -426,9 +427,10 @@ def _dgxc(model, precision, gpus, batch, tokens_per_s, t, p, c, v, microbatch, p
         sequence_length=sequence, gated_mlp=gated, dropout=dropout, gpu=gpu, gpus=gpus, **_DGXC_CLUSTERS[gpu],
         tensor_parallel=t, pipeline_parallel=p, context_parallel=c, interleave=v,
         microbatch_size=microbatch, global_batch_size=batch, recompute="none", sequence_parallel=t > 1,
-        zero_stage=1, software="Megatron-Core 2024" + (" FP8" if precision == "fp8" else ""),
+        zero_stage=zero_stage, uneven_pipeline=layers % (p * v) != 0,
+        software="Megatron-Core 2024" + (" FP8" if precision == "fp8" else ""),
         metric="tokens_per_s", value=tokens_per_s,
-        assumptions=_DGXC_ASSUMPTIONS + (_GB200_ASSUMPTIONS if gpu == "GB200" else ()), source=source)
+        assumptions=assumptions + (_GB200_ASSUMPTIONS if gpu == "GB200" else ()), source=source)
 
 
 #: NVIDIA's DGX Cloud benchmarking recipes, the largest scale of each table, BF16 and FP8 (Transformer
@@ -489,7 +491,64 @@ DGXC_NEMOTRON_2025_GB200: tuple[PublishedRun, ...] = tuple(
         ("fp8", " Strong Scaling", (512, 512, 512), (21.83, 11.21, 5.668)))
     for gpus, batch, step_s in zip((128, 256, 512), batches, steps))
 
+# NVIDIA: Megatron-Bridge performance summary (NeMo 25.11) ---------------------------------
+
+MEGATRON_BRIDGE_PERFORMANCE = Source(
+    title="NVIDIA, Megatron-Bridge: performance summary archive (docs/performance-summary-archive.md)", year=2025,
+    url="https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/4da7335ff4b7ea724ae1c26638684d49e0612fd9/docs/performance-summary-archive.md",
+    note="'25.11 NeMo Container', pre-training tables by system (DGX-H100, DGX-B200, DGX-GB200): GBS, MBS, "
+         "sequence length, FSDP, TP, PP, CP, VP and tokens per second per GPU; the dense Llama rows run FP8 with "
+         "current scaling ('FP8-CS')")
+
+_BRIDGE_ASSUMPTIONS = (
+    "activation recomputation not stated: none (the tables state every parallel setting and no recomputation)",
+    "sequence parallelism with tensor parallelism and the distributed optimizer (ZeRO-1) not stated: on, as "
+    "Megatron-Bridge's recipes set them; FSDP (a sharding group of every GPU of the run) taken as ZeRO-3",
+)
+_UNEVEN_ASSUMPTION = ("126 layers over pipeline x interleave chunks that do not divide them: the embedding and the "
+                      "loss count as layers in the split, so the first and last chunks hold one layer fewer")
+_DGX_B200_ASSUMPTION = ("a DGX B200 node: 8 B200 on NVLink 5 and 8 x 400 Gb/s InfiniBand NDR ports, the reference "
+                        "design (the table names the system only)")
+
+_BRIDGE_MODELS = {"LLAMA3_8B": "Llama 3.1 8B", "LLAMA3_70B": "Llama 3.1 70B", "LLAMA3.1_405B": "Llama 3.1 405B"}
+
+
+def _bridge(system, model, gpus, batch, microbatch, fsdp, t, p, c, v, tokens_per_s_per_gpu):
+    gpu = {"DGX-H100": "H100 SXM", "DGX-B200": "B200", "DGX-GB200": "GB200"}[system]
+    layers = _DGXC_MODELS[_BRIDGE_MODELS[model]][0]
+    assumptions = (_BRIDGE_ASSUMPTIONS + ((_UNEVEN_ASSUMPTION,) if layers % (p * v) else ())
+                   + ((_DGX_B200_ASSUMPTION,) if gpu == "B200" else ()))
+    return _dgxc(_BRIDGE_MODELS[model], "fp8", gpus, batch, tokens_per_s_per_gpu * gpus, t, p, c, v, microbatch, "",
+                 gpu=gpu, zero_stage=3 if fsdp else 1, assumptions=assumptions, label_suffix=", NeMo 25.11",
+                 source=MEGATRON_BRIDGE_PERFORMANCE.at(
+                     f'"25.11 NeMo Container", table "System: {system}", row {model}, FP8-CS, {gpus} GPUs'))
+
+
+#: (system, model, GPUs, GBS, MBS, FSDP, TP, PP, CP, VP, tokens/s/GPU): the dense Llama rows of the
+#: 25.11 tables, FP8 with current scaling.
+_BRIDGE_2511_ROWS = (
+    ("DGX-H100", "LLAMA3_8B", 8, 128, 1, True, 1, 1, 1, 1, 14451),
+    ("DGX-H100", "LLAMA3_70B", 64, 128, 1, False, 4, 8, 1, 5, 1602),
+    ("DGX-H100", "LLAMA3.1_405B", 1024, 512, 1, False, 8, 8, 2, 8, 292),
+    ("DGX-B200", "LLAMA3_8B", 8, 128, 2, False, 1, 1, 1, 1, 30624),
+    ("DGX-B200", "LLAMA3.1_405B", 128, 64, 1, False, 4, 8, 2, 8, 661),
+    ("DGX-GB200", "LLAMA3_8B", 8, 128, 2, False, 1, 1, 1, 1, 31508),
+    ("DGX-GB200", "LLAMA3_70B", 64, 256, 2, True, 1, 1, 1, 1, 4312),
+    ("DGX-GB200", "LLAMA3.1_405B", 256, 1536, 1, False, 4, 16, 1, 4, 813),
+)
+
+#: Megatron-Bridge's NeMo 25.11 Llama rows on DGX H100 (8B with FSDP on 8 GPUs, 70B on 64, 405B on
+#: 1,024), FP8: in the fidelity table.
+MEGATRON_BRIDGE_2511_H100: tuple[PublishedRun, ...] = tuple(
+    _bridge(*row) for row in _BRIDGE_2511_ROWS if row[0] == "DGX-H100")
+
+#: The same tables' Blackwell rows (DGX B200 and GB200 NVL72), FP8. Not in the fidelity table: with
+#: ``DGXC_NEMOTRON_2025_GB200`` they show how far the model is from Blackwell (chapter 8 and
+#: tests/test_fidelity.py).
+MEGATRON_BRIDGE_2511_BLACKWELL: tuple[PublishedRun, ...] = tuple(
+    _bridge(*row) for row in _BRIDGE_2511_ROWS if row[0] != "DGX-H100")
+
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
                                            + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
-                                           + DGXC_NEMOTRON_2025_H100)
+                                           + DGXC_NEMOTRON_2025_H100 + MEGATRON_BRIDGE_2511_H100)
