@@ -103,6 +103,18 @@ MLENG_ACCELERATORS = Source(
     note="secondary: a maintained compilation of vendor datasheets, dense (non-sparse) values",
 )
 
+MLENG_SUSTAINED_MATMUL = Source(
+    title="S. Bekman, Machine Learning Engineering Open Book: accelerator benchmarks "
+          "(compute/accelerator/benchmarks/README.md)",
+    year=2026,
+    url="https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/benchmarks/README.md",
+    locator="'What we measured: alone vs all-8 concurrent', rows 'All 8 GPUs x 5 rounds (n=40)'",
+    note="mamf-finder.py --search auto, BF16, five rounds on each of the 8 GPUs of one node while every other GPU "
+         "ran a continuous matmul, means of 40: MSMF (best rate held once saturated at the power limit) B200 1,426.4 "
+         "and H200 698.6 TFLOP/s, beside MAMF (best short burst at the boost clock) 1,751.2 and 823.9; B200 torch "
+         "2.13.0+cu130, H200 torch 2.14.0.dev; the page as of 2026, no commit pinned",
+)
+
 MLENG_NETWORK = Source(
     title="S. Bekman, Machine Learning Engineering Open Book: Inter-node and intra-node networking hardware",
     year=2026,

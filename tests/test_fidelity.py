@@ -164,17 +164,19 @@ def test_the_model_overrates_gb200_by_a_fifth_in_bf16_and_more_in_fp8():
     assert all(abs(row.error) < 0.06 for row in h100)
 
 
-def test_the_model_overrates_blackwell_in_fp8_by_a_tenth_to_a_quarter():
+def test_the_model_still_overrates_blackwell_in_fp8():
     # Megatron-Bridge's NeMo 25.11 tables ("System: DGX-B200", "System: DGX-GB200"), the dense
     # Llama rows in FP8: 8B on 8 GPUs, 70B on 64 (GB200, FSDP), 405B on 128 (B200) and 256 (GB200).
-    # Measured +12.1% (405B on GB200) to +24.4% (8B on GB200), while the same tables' H100 rows are
-    # within -2.6% to +10.4%: the gap of the 2025 Nemotron-4 rows, on a second model family and
-    # on B200 as well as GB200. Pinned so that closing it is a deliberate change.
+    # Measured: B200 +6.6% and +14.7% with its GEMMs at the sustained rate (+12.8% and +22.5% at
+    # its best rate); GB200, with no sustained measurement, +12.1% to +24.4%. The same tables' H100
+    # rows are within -2.6% to +10.4%. Every Blackwell row stays optimistic: pinned so that closing
+    # the rest of the gap is a deliberate change.
     blackwell = tr.fidelity_table(MEGATRON_BRIDGE_2511_BLACKWELL)
     assert {row.run.gpu for row in blackwell} == {"B200", "GB200"} and len(blackwell) == 5
-    assert all(0.10 < row.error < 0.30 for row in blackwell)
+    assert all(0.05 < row.error < 0.30 for row in blackwell)
+    assert all(row.error > 0.10 for row in blackwell if row.run.gpu == "GB200")
     h100 = tr.fidelity_table(MEGATRON_BRIDGE_2511_H100)
-    assert min(row.error for row in blackwell) > max(row.error for row in h100)
+    assert all(abs(row.error) < 0.11 for row in h100)
 
 
 def test_the_uneven_405b_split_counts_the_embedding_and_loss_as_layers():
@@ -440,20 +442,31 @@ def test_a_run_replays_the_dropout_its_source_states():
     assert tr.replay(dataclasses.replace(run, dropout=None)).step_s == tr.replay(with_dropout).step_s
 
 
-def test_blackwell_keeps_a_smaller_share_of_its_burst_matmul_rate_at_its_power_limit():
-    # ml-engineering's mamf-finder measurements with all 8 GPUs of a node busy (40 per GPU type):
-    # the B200 sustains 81.5% of its burst rate, the H200 84.8%. The bursts agree with the
-    # catalog's MAMF to 1% on the B200 (1,751 against 1,745 TFLOP/s) and 4% on the H200 (824
-    # against the H100's 794.5, "H200 is the same"); the sustained rates are what a training step
-    # at the power limit can hold. The gap between the two GPUs is 3-4 points: a small part of the
-    # model's +12% to +46% on Blackwell (chapter 8).
-    from interconnect_lab.published import MATMUL_BURST_AND_SUSTAINED
-    by_gpu = {m.gpu: m for m in MATMUL_BURST_AND_SUSTAINED}
-    assert set(by_gpu) == {"B200", "H200 SXM"}
-    for measured in by_gpu.values():
-        assert 0 < measured.sustained_flop_per_s < measured.burst_flop_per_s
-        assert measured.burst_flop_per_s == pytest.approx(catalog.gpu(measured.gpu).measured_matmul_flop_per_s,
-                                                          rel=0.04)
-    assert by_gpu["B200"].sustained_share == pytest.approx(0.815, abs=0.001)
-    assert by_gpu["H200 SXM"].sustained_share == pytest.approx(0.848, abs=0.001)
-    assert 0.02 < by_gpu["H200 SXM"].sustained_share - by_gpu["B200"].sustained_share < 0.05
+
+def test_a_b200_keeps_a_smaller_share_of_its_best_matmul_rate_at_its_power_limit():
+    # ml-engineering's mamf-finder with all 8 GPUs of a node busy: a B200 sustains 1,426.4 TFLOP/s,
+    # 81.7% of the catalog's best rate for it (1,745); an H200 698.6, 87.9% of 794.5. The training
+    # model's GEMMs start from the H200's share (the efficiency holds on Hopper), so the B200's
+    # are 7.0% slower than its best rate says; GPUs without a sustained measurement are unchanged.
+    b200, h200 = catalog.gpu("B200"), catalog.gpu("H200 SXM")
+    assert b200.sustained_share == pytest.approx(1426.4 / 1745.0)
+    assert h200.sustained_share == pytest.approx(698.6 / 794.5)
+    assert tr.SUSTAINED_REFERENCE_GPU == "H200 SXM"
+    slowdown = tr.matmul_fraction_of_peak(b200) / b200.matmul_fraction_of_peak
+    assert slowdown == pytest.approx(0.9297, abs=0.0005)
+    # Against Hopper, the B200's GEMMs now run at the ratio of the sustained rates (2.04), not of
+    # the best ones (2.20).
+    ratio = (tr.matmul_fraction_of_peak(b200) * b200.bf16_flop_per_s
+             / (tr.matmul_fraction_of_peak(h200) * h200.bf16_flop_per_s))
+    assert ratio == pytest.approx(b200.sustained_matmul_flop_per_s / h200.sustained_matmul_flop_per_s)
+    for name in ("A100 SXM", "H100 SXM", "H200 SXM", "GB200", "MI300X"):
+        gpu = catalog.gpu(name)
+        assert tr.matmul_fraction_of_peak(gpu) == pytest.approx(gpu.matmul_fraction_of_peak)
+
+
+def test_a_sustained_rate_above_the_best_one_is_refused():
+    h200 = catalog.gpu("H200 SXM")
+    with pytest.raises(ValueError, match="sustained_matmul_flop_per_s"):
+        dataclasses.replace(h200, sustained_matmul_flop_per_s=1.01 * h200.measured_matmul_flop_per_s)
+    with pytest.raises(ValueError, match="sustained_matmul_flop_per_s"):
+        dataclasses.replace(h200, measured_matmul_flop_per_s=None)

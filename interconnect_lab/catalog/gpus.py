@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .. import units as u
 from .._validation import check_integer
-from ..sources import MLENG_ACCELERATORS, Source, azure_benchmarking_guide
+from ..sources import MLENG_ACCELERATORS, MLENG_SUSTAINED_MATMUL, Source, azure_benchmarking_guide
 from ._common import _check_positive_fields, _check_sources, _check_text, _lookup, _table
 
 
@@ -50,6 +50,11 @@ class GPU:
         The same for FP8 inputs (BF16 output): the best dense FP8 matmul measured
         [FLOP/s]; None where none is published. FP8 kernels reach a smaller
         share of their peak than BF16 ones (an H100: 70% against 80%).
+    sustained_matmul_flop_per_s : float or None
+        Maximum sustainable matmul rate ("MSMF"): the best dense BF16 matmul held once the
+        GPU is saturated at its power limit and its clock has settled, measured with every
+        GPU of the node computing [FLOP/s]; None where none is published. A training step
+        runs at this rate, not at the short burst of ``measured_matmul_flop_per_s``.
     streaming_multiprocessors : int or None
         Streaming multiprocessors (NVIDIA) or compute units (AMD): how many GEMM
         tiles run at once (:mod:`interconnect_lab.matmul`); None where unknown.
@@ -79,6 +84,7 @@ class GPU:
     scale_up_link: str | None
     measured_matmul_flop_per_s: float | None = None
     measured_fp8_matmul_flop_per_s: float | None = None
+    sustained_matmul_flop_per_s: float | None = None
     streaming_multiprocessors: int | None = None
     sources: tuple[Source, ...]
 
@@ -90,7 +96,15 @@ class GPU:
             ("bf16_flop_per_s", "FLOP/s"), ("fp8_flop_per_s", "FLOP/s"), ("hbm_bytes", "B"),
             ("hbm_bandwidth_bytes_per_s", "B/s"), ("power_w", "W"),
             ("measured_matmul_flop_per_s", "FLOP/s"), ("measured_fp8_matmul_flop_per_s", "FLOP/s"),
-        ], allow_none=("fp8_flop_per_s", "measured_matmul_flop_per_s", "measured_fp8_matmul_flop_per_s"))
+            ("sustained_matmul_flop_per_s", "FLOP/s"),
+        ], allow_none=("fp8_flop_per_s", "measured_matmul_flop_per_s", "measured_fp8_matmul_flop_per_s",
+                       "sustained_matmul_flop_per_s"))
+        if self.sustained_matmul_flop_per_s is not None and (
+                self.measured_matmul_flop_per_s is None
+                or self.sustained_matmul_flop_per_s > self.measured_matmul_flop_per_s):
+            raise ValueError(f"GPU {self.name!r}: sustained_matmul_flop_per_s = {self.sustained_matmul_flop_per_s!r} "
+                             "FLOP/s needs a measured_matmul_flop_per_s at least as large (a rate held at the "
+                             "power limit cannot beat the best burst)")
         if self.measured_fp8_matmul_flop_per_s is not None and self.fp8_flop_per_s is None:
             raise ValueError(f"GPU {self.name!r} has measured_fp8_matmul_flop_per_s but no fp8_flop_per_s: "
                              "an FP8 measurement needs an FP8 peak")
@@ -101,6 +115,13 @@ class GPU:
         if self.measured_matmul_flop_per_s is None:
             return None
         return self.measured_matmul_flop_per_s / self.bf16_flop_per_s
+
+    @property
+    def sustained_share(self) -> float | None:
+        """Sustained BF16 matmul rate over the best measured one [-]; None if either is unmeasured."""
+        if self.sustained_matmul_flop_per_s is None:
+            return None
+        return self.sustained_matmul_flop_per_s / self.measured_matmul_flop_per_s
 
 
 # GPUs -------------------------------------------------------------------------------
@@ -161,9 +182,11 @@ GPUS = _table([
         power_w=700 * u.W, scale_up_link="NVLink 4",
         measured_matmul_flop_per_s=794.5 * u.TFLOP_per_s,
         measured_fp8_matmul_flop_per_s=1366.3 * u.TFLOP_per_s,
+        sustained_matmul_flop_per_s=698.6 * u.TFLOP_per_s,
         streaming_multiprocessors=132,
         sources=(
             _MAMF_SOURCE,
+            MLENG_SUSTAINED_MATMUL,
             _azure_fp8_gemm("ND H200 v5", "H200 141GB", "1,366.3 (16,384 cubed)"),
             MLENG_ACCELERATORS.at("TFLOPS comparison table, H200 SXM row",
                                   note="same dense peaks as H100 SXM; 141 GB HBM3e at 4.8 TB/s"),
@@ -182,9 +205,11 @@ GPUS = _table([
         hbm_bytes=180 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1000 * u.W, scale_up_link="NVLink 5",
         measured_matmul_flop_per_s=1745.0 * u.TFLOP_per_s, measured_fp8_matmul_flop_per_s=3432.5 * u.TFLOP_per_s,
+        sustained_matmul_flop_per_s=1426.4 * u.TFLOP_per_s,
         streaming_multiprocessors=148,
         sources=(
             _MAMF_SOURCE,
+            MLENG_SUSTAINED_MATMUL,
             MLENG_ACCELERATORS.at("B200 rows",
                                   note="dense 2,250 BF16 / 4,500 FP8 TFLOP/s (DGX B200 datasheet); "
                                        "180 GB usable HBM3e at 8 TB/s; 1,000 W max TGP"),

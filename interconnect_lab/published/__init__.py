@@ -29,8 +29,7 @@ from .hosts import (  # noqa: F401
 from .power import PueEstimate, RackPowerFigure
 from .training_runs import PublishedRun
 from .gemm import (GemmMeasurement, AZURE_A100_GEMM, AZURE_A100_GEMM_SOURCE, AZURE_H100_FP8_GEMM,
-                   AZURE_H100_FP8_GEMM_SOURCE, TILELANG_H800_GEMM, TILELANG_H800_GEMM_SOURCE,
-                   BurstAndSustainedMatmul, MATMUL_BURST_AND_SUSTAINED, MAMF_FINDER_BUSY_NODE_SOURCE)
+                   AZURE_H100_FP8_GEMM_SOURCE, TILELANG_H800_GEMM, TILELANG_H800_GEMM_SOURCE)
 from .collectives import DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S, NCCL_ISSUE_812
 
 #: Published training runs beyond SC21 Table 1 and MegaScale Table 2, with every input
@@ -163,5 +162,4 @@ __all__ += ["StackThroughput", "KERNEL_TCP_PER_CORE", "ERPC_PER_CORE", "CAI_2021
             "INTER_SOCKET_LINK_BYTES_PER_S", "INTER_SOCKET_LINK_SOURCE"]
 __all__ += ["PueEstimate", "PUE_ESTIMATES", "RackPowerFigure", "RACK_POWER_FIGURES"]
 __all__ += ["DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S", "NCCL_ISSUE_812", "PublishedRun", "TRAINING_RUNS", "GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE",
-            "TILELANG_H800_GEMM", "TILELANG_H800_GEMM_SOURCE", "AZURE_H100_FP8_GEMM", "AZURE_H100_FP8_GEMM_SOURCE",
-            "BurstAndSustainedMatmul", "MATMUL_BURST_AND_SUSTAINED", "MAMF_FINDER_BUSY_NODE_SOURCE"]
+            "TILELANG_H800_GEMM", "TILELANG_H800_GEMM_SOURCE", "AZURE_H100_FP8_GEMM", "AZURE_H100_FP8_GEMM_SOURCE"]

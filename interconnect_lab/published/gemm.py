@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from .. import units as u
 from ..sources import Source, azure_benchmarking_guide
 
-__all__ = ["GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE", "TILELANG_H800_GEMM", "TILELANG_H800_GEMM_SOURCE",
-           "BurstAndSustainedMatmul", "MATMUL_BURST_AND_SUSTAINED", "MAMF_FINDER_BUSY_NODE_SOURCE"]
+__all__ = ["GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE", "TILELANG_H800_GEMM", "TILELANG_H800_GEMM_SOURCE"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,45 +74,3 @@ AZURE_H100_FP8_GEMM: tuple[GemmMeasurement, ...] = _sweep("H100 SXM", (
     (1024, 2145, 1024, 410.7), (6144, 12288, 12288, 1351.4), (802816, 192, 768, 663.8),
 ))
 
-
-@dataclass(frozen=True, kw_only=True)
-class BurstAndSustainedMatmul:
-    """One GPU's best BF16 matmul measured two ways, on a node whose GPUs all compute at once.
-
-    Attributes
-    ----------
-    gpu : str
-        Catalog GPU name.
-    burst_flop_per_s : float
-        MAMF, the best rate of a short burst that starts from idle and runs at the boost clock
-        [FLOP/s].
-    sustained_flop_per_s : float
-        MSMF, the best rate held once the GPU is saturated at its power limit and its clock has
-        settled [FLOP/s].
-    """
-
-    gpu: str
-    burst_flop_per_s: float
-    sustained_flop_per_s: float
-
-    @property
-    def sustained_share(self) -> float:
-        """Sustained rate over burst rate [-]."""
-        return self.sustained_flop_per_s / self.burst_flop_per_s
-
-
-MAMF_FINDER_BUSY_NODE_SOURCE = Source(
-    title="S. Bekman, Machine Learning Engineering Open Book: accelerator benchmarks "
-          "(compute/accelerator/benchmarks/README.md)",
-    year=2026, url="https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/benchmarks/README.md",
-    locator="'What we measured: alone vs all-8 concurrent', rows 'All 8 GPUs x 5 rounds (n=40)'",
-    note="mamf-finder.py --search auto, BF16, five rounds on each of the 8 GPUs of one node while every other GPU "
-         "ran a continuous matmul; MAMF and MSMF means over the 40 measurements; B200 (1,000 W) with torch "
-         "2.13.0+cu130, H200 (700 W, the H100's chip) with torch 2.14.0.dev; the page as of 2026, no commit pinned")
-
-#: Burst (MAMF) and sustained (MSMF) BF16 matmul rates of a B200 and an H200 with all eight GPUs of
-#: the node busy.
-MATMUL_BURST_AND_SUSTAINED: tuple[BurstAndSustainedMatmul, ...] = tuple(
-    BurstAndSustainedMatmul(gpu=gpu, burst_flop_per_s=burst * u.TFLOP_per_s,
-                            sustained_flop_per_s=sustained * u.TFLOP_per_s)
-    for gpu, burst, sustained in (("B200", 1751.2, 1426.4), ("H200 SXM", 823.9, 698.6)))

@@ -452,7 +452,10 @@ class Efficiencies:
         best matmul, not its datasheet peak, carries the A100 calibration to
         GPUs whose kernels reach a smaller share of peak (H100, Blackwell,
         MI300X). A GPU without a published measurement takes the median share
-        of the catalog's measured GPUs.
+        of the catalog's measured GPUs. A GPU whose rate sustained at its power
+        limit is measured and keeps a smaller share of its best rate than
+        Hopper does (the B200) is slowed by the difference
+        (:func:`interconnect_lab.training.matmul_fraction_of_peak`).
     memory_bandwidth : float
         Share of HBM bandwidth that streaming element-wise kernels reach,
         :math:`\\eta_\\text{HBM}` [-]. Default 0.9, typical of a

@@ -378,12 +378,26 @@ class TrainingStep:
         return _as_output(training_time_s(parameters, tokens, self.gpus, self.hardware_flop_per_s_per_gpu) / u.day)
 
 
-def matmul_fraction_of_peak(gpu) -> float:
-    """Share of peak the best measured matmul reaches on ``gpu`` [-].
+#: The GPU whose sustained (power-limited) matmul rate anchors the others: the H200, the H100's
+#: chip at the same 700 W, on which the GEMM efficiency is validated (the H100 rows of the
+#: fidelity table); its sustained share of the catalog's best rate is the one the efficiency has.
+SUSTAINED_REFERENCE_GPU = "H200 SXM"
 
-    The catalog's measured best-shape BF16 matmul rate over the dense BF16 peak;
-    for a GPU with no published measurement, the median of the catalog GPUs that
-    have one.
+
+def matmul_fraction_of_peak(gpu) -> float:
+    """Share of peak the training model's GEMMs start from, before their efficiency and shape [-].
+
+    The catalog's best measured BF16 matmul rate over the dense BF16 peak (for a
+    GPU with no published measurement, the median of the catalog GPUs that have
+    one). A training step holds the GPU at its power limit, where the clock is
+    lower than in the short burst that measurement catches. Where a GPU's rate
+    sustained there has been measured (``GPU.sustained_matmul_flop_per_s``, every
+    GPU of the node busy), the share is scaled by that GPU's sustained share of
+    its best rate over the reference H200's (``SUSTAINED_REFERENCE_GPU``): the
+    efficiency was chosen on A100 runs and holds on Hopper's, so what it already
+    allows for is Hopper's share, and a GPU that keeps less of its burst rate
+    (a B200: 0.817 against 0.879) loses the difference. A GPU without that
+    measurement keeps the reference's share.
 
     Parameters
     ----------
@@ -400,11 +414,17 @@ def matmul_fraction_of_peak(gpu) -> float:
     >>> from interconnect_lab import catalog
     >>> round(matmul_fraction_of_peak(catalog.gpu("A100 SXM")), 3)
     0.869
+    >>> round(matmul_fraction_of_peak(catalog.gpu("B200")), 3)   # 1,745 / 2,250, times 0.817 / 0.879
+    0.721
     """
     if gpu.matmul_fraction_of_peak is not None:
-        return gpu.matmul_fraction_of_peak
-    measured = [g.matmul_fraction_of_peak for g in catalog.GPUS.values() if g.matmul_fraction_of_peak is not None]
-    return float(np.median(measured))
+        share = gpu.matmul_fraction_of_peak
+    else:
+        share = float(np.median([g.matmul_fraction_of_peak for g in catalog.GPUS.values()
+                                 if g.matmul_fraction_of_peak is not None]))
+    if gpu.sustained_share is None:
+        return share
+    return share * gpu.sustained_share / catalog.gpu(SUSTAINED_REFERENCE_GPU).sustained_share
 
 
 def _group_ranks_per_node(ranks, gpus_per_node, gpus):
