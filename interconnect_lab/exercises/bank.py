@@ -479,6 +479,14 @@ CH8 = [
             "benchmark, as the library reads it)?",
             lambda: training.attention_share("cuDNN", "H100 SXM", 1024, head_dim=128).forward, unit="%",
             scale=0.01, hint="`training.attention_share`; compare with its 16K share in `training.ATTENTION_KERNELS`."),
+    numeric("ch8.ex6", "The power limit",
+            "A training step holds a GPU at its power limit, below the clock of the short bursts its best measured "
+            "matmul rate comes from. By what share does the library slow a B200's training GEMMs below that best "
+            "rate (catalog.gpu('B200').measured_matmul_flop_per_s)?",
+            lambda: 1 - training.matmul_fraction_of_peak(catalog.gpu("B200")) / catalog.gpu("B200").matmul_fraction_of_peak,
+            unit="%", scale=0.01,
+            hint="`training.matmul_fraction_of_peak`. Not 1 minus the B200's `sustained_share`: the efficiency already "
+                 "allows for the share the reference GPU (`training.SUSTAINED_REFERENCE_GPU`) keeps."),
 ]
 
 
