@@ -95,6 +95,26 @@ def test_unit_slips_are_named(key, factor, words):
     assert not result.correct
 
 
+@pytest.mark.parametrize("key", ["ch8.ex3", "ch8.ex5", "ch9.ex3", "ch1.ex3"])
+def test_a_binary_prefix_is_not_blamed_where_no_bytes_are_involved(key):
+    # A percentage or a time with no data size in its question, 7% or 10% off, is close, not a
+    # GiB taken for a GB or a TiB for a TB.
+    assert not EXERCISES[key].about_data
+    for factor in (1024**3 / 1000**3, 1024**4 / 1000**4):
+        result = check(key, expected(key) * factor)
+        assert result.verdict == "close", (key, factor, result.message)
+        assert "prefix" not in result.message
+
+
+@pytest.mark.parametrize("key", ["ch5.ex4", "ch7.ex4", "ch3.ex4", "ch12.ex2"])
+def test_a_binary_prefix_is_named_where_a_data_size_is_involved(key):
+    # By the unit or the question (GiB, MiB), or declared for a follow-up whose size comes from the
+    # exercise before it (ch3.ex4 after ch3.ex3 in GB; ch12.ex2 after ch12.ex1 in GiB).
+    assert EXERCISES[key].about_data
+    result = check(key, expected(key) * 1024**3 / 1000**3)
+    assert result.verdict == "units" and "binary and decimal prefixes" in result.message
+
+
 def test_feedback_on_what_is_not_an_answer():
     assert check("ch1.ex1", ...).verdict == "unanswered"
     assert check("ch1.ex1", None).verdict == "unanswered"

@@ -34,9 +34,9 @@ CHAPTERS = {
 }
 
 
-def numeric(key, title, prompt, answer, *, unit, scale=1.0, rtol=0.01, exact=False, hint=""):
+def numeric(key, title, prompt, answer, *, unit, scale=1.0, rtol=0.01, exact=False, hint="", binary_prefixes=None):
     return Numeric(key=key, title=title, prompt=prompt, answer=answer, unit=unit, scale=scale, rtol=rtol,
-                   exact=exact, hint=hint)
+                   exact=exact, hint=hint, binary_prefixes=binary_prefixes)
 
 
 def choice(key, title, prompt, options, answer, *, hint=""):
@@ -211,7 +211,7 @@ CH3 = [
             "single PCIe Gen5 x16 link at its catalog rate?",
             lambda: memory.kv_cache_bytes(_llama70(), 131_072) / catalog.link("PCIe Gen5 x16")
             .per_direction_bytes_per_s, unit="ms", scale=u.ms,
-            hint="Size over the per-direction rate."),
+            hint="Size over the per-direction rate.", binary_prefixes=True),
     choice("ch3.q1", "A NIC in a narrow slot",
            "Can a 200 Gb/s network adapter run at line rate in a PCIe Gen4 slot wired with 8 lanes?",
            ["yes", "no"],
@@ -658,7 +658,7 @@ CH12 = [
             "How long does that transfer take from one sender over one InfiniBand NDR port, not layer by "
             "layer?",
             lambda: inference.kv_transfer("Llama 3 70B", 4096).total_s, unit="ms", scale=u.ms,
-            hint="`inference.kv_transfer(model, tokens, link=...)`."),
+            hint="`inference.kv_transfer(model, tokens, link=...)`.", binary_prefixes=True),
     numeric("ch12.ex3", "All-reduces per token",
             "Decoding Llama 3 70B with 8-way tensor parallelism, how many all-reduces does each generated "
             "token take?",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import numbers
 from dataclasses import dataclass, field
 from typing import Callable
@@ -54,6 +55,16 @@ UNIT_SLIPS: tuple[tuple[float, str], ...] = (
 #: Answers within this factor of the right one, but outside the tolerance, are "close".
 CLOSE_FACTOR = 1.25
 
+#: A binary prefix (a factor of 1,024, or 1.049 to 1.100 between MiB and MB, GiB and GB, TiB and
+#: TB) can only have slipped into an exercise whose unit or question speaks of bytes or bits. Those
+#: slips are not named elsewhere: a percentage 10% off is a wrong percentage, not a TiB taken for
+#: a TB.
+_DATA_WORDS = re.compile(r"(?<![A-Za-z])[kKMGTPE]i?[Bb](?:/s)?(?![A-Za-z0-9])|(?<![A-Za-z0-9])B/s|\bbytes?\b|\bbits?\b")
+
+
+def _is_binary_slip(factor: float) -> bool:
+    return any(math.isclose(factor, (1024 / 1000) ** k) or math.isclose(factor, 1024.0 ** k) for k in (1, 2, 3, 4))
+
 
 @dataclass(frozen=True)
 class Numeric:
@@ -81,6 +92,12 @@ class Numeric:
         The answer is a count: only the exact integer is right.
     hint : str
         Shown with a wrong answer: where to look, not what to find.
+    binary_prefixes : bool or None
+        Whether a binary prefix (GiB against GB) can have slipped into the
+        answer, so that an answer off by 1.049 to 1.100 or by 1,024 is named
+        as that slip. None (the default): when the unit or the question speaks
+        of bytes or bits. Set it for a follow-up whose data size comes from an
+        earlier exercise.
     """
 
     key: str
@@ -92,6 +109,7 @@ class Numeric:
     rtol: float = 0.01
     exact: bool = False
     hint: str = ""
+    binary_prefixes: bool | None = None
 
     def expected(self) -> float:
         """The library's current answer, in :attr:`unit`."""
@@ -101,6 +119,14 @@ class Numeric:
     def width(self) -> float:
         """Width of one quantisation band, in natural-log units."""
         return 2.0 * math.log1p(self.rtol)
+
+    @property
+    def about_data(self) -> bool:
+        """A binary prefix can have slipped in: ``binary_prefixes``, or where that is None, the unit
+        or the question speaks of bytes or bits (``GiB``, ``Gb/s``, "bytes")."""
+        if self.binary_prefixes is not None:
+            return self.binary_prefixes
+        return bool(_DATA_WORDS.search(self.unit) or _DATA_WORDS.search(self.prompt))
 
 
 @dataclass(frozen=True)
@@ -268,6 +294,8 @@ def judge(spec, stored: tuple[str, str], answer) -> Result:
         # (GiB against GB, MiB against MB) the closer one is named.
         for reach in (0, 1):
             for factor, reason in UNIT_SLIPS:
+                if _is_binary_slip(factor) and not spec.about_data:
+                    continue
                 for scaled, direction in ((value / factor, "large"), (value * factor, "small")):
                     if _matches(spec, stored, scaled, reach=reach):
                         return Result(spec.key, "units",
