@@ -548,6 +548,60 @@ MEGATRON_BRIDGE_2511_H100: tuple[PublishedRun, ...] = tuple(
 MEGATRON_BRIDGE_2511_BLACKWELL: tuple[PublishedRun, ...] = tuple(
     _bridge(*row) for row in _BRIDGE_2511_ROWS if row[0] != "DGX-H100")
 
+# NVIDIA: NeMo's long-sequence table (Llama 2 7B on DGX H100, context parallelism) -------------
+
+NEMO_LONG_SEQUENCE = Source(
+    title="NVIDIA, NeMo: Long Sequence Performance (docs/source/performance/performance_long_sequence.md)",
+    year=2024,
+    url="https://github.com/NVIDIA/NeMo/blob/9421f21af3bc554cd5656caac4dff863b20e8c65/docs/source/performance/performance_long_sequence.md",
+    note="'LLAMA2-7B (FP8) - H100', NeMo 24.03.01 on DGX H100: sequence length, GPUs, batch, TP, PP, DP, CP and "
+         "TFLOPS per GPU with context parallelism, from 4K tokens on 4 GPUs to 1M on 1,024")
+
+NEMO_FLOPS_FORMULAS = Source(
+    title="NVIDIA, NeMo: model FLOPs formulas (nemo/utils/flops_formulas.py)", year=2025,
+    url="https://github.com/NVIDIA/NeMo/blob/6a5ad765bc7507c61f2b5fce41500673abdc964c/nemo/utils/flops_formulas.py",
+    locator="llama2()",
+    note="per token: layers h^2 (12 + 12 g/a + 18 f/h + (12 s/h) x 0.5 + 6 V/(layers h)); causal attention "
+         "counted at half")
+
+
+def nemo_llama2_flops_per_token(sequence_length, layers=32, hidden=4096, heads=32, query_groups=32, ffn=11008,
+                                vocabulary=32000):
+    """Model FLOPs per token as NeMo counts them for the Llama 2 family (``NEMO_FLOPS_FORMULAS``): causal
+    attention at half, unlike this library's 12 l h s [FLOP]."""
+    return layers * hidden**2 * (12 + 12 * query_groups / heads + 18 * ffn / hidden
+                                 + 12 * sequence_length / hidden * 0.5 + 6 * vocabulary / (layers * hidden))
+
+
+def _nemo_long_sequence(thousands, gpus, batch, t, p, c, tflops):
+    sequence_length = thousands * 1024
+    return PublishedRun(
+        label=f"Llama 2 7B FP8, {thousands}K tokens, {gpus:,} x H100, CP {c}", organisation="NVIDIA",
+        layers=32, hidden_size=4096, heads=32, kv_heads=32, ffn_hidden_size=11008, vocabulary_size=32000,
+        sequence_length=sequence_length, gated_mlp=True, gpu="H100 SXM", gpus=gpus,
+        **_DGXC_CLUSTERS["H100 SXM"], tensor_parallel=t, pipeline_parallel=p, context_parallel=c,
+        microbatch_size=1, global_batch_size=batch, recompute="none", sequence_parallel=t > 1, zero_stage=1,
+        software="Megatron-Core 2024 FP8", metric="tokens_per_s",
+        value=tflops * 1e12 * gpus / nemo_llama2_flops_per_token(sequence_length),
+        assumptions=("TFLOPS per GPU counted with NeMo's own formula, causal attention at half "
+                     "(NEMO_FLOPS_FORMULAS, 2025; the 2024 page does not say): tokens per second = TFLOPS x GPUs / "
+                     "that formula's FLOPs per token",
+                     "microbatch not stated: 1 sequence", "activation recomputation not stated: none",
+                     "sequence parallelism with tensor parallelism and ZeRO-1 not stated: on, as NeMo's recipes set them"),
+        source=NEMO_LONG_SEQUENCE.at(f'table "LLAMA2-7B (FP8) - H100", row {thousands}K, "With CP"'))
+
+
+#: NeMo's Llama 2 7B on DGX H100 from 4K to 1M tokens per sequence, with context parallelism (FP8).
+#: Not in the fidelity table: its TFLOPS need a FLOP convention the page does not state. Read with
+#: NeMo's own (causal attention at half), they show the model's error moving with the share of
+#: attention in a step (chapter 8 and tests/test_fidelity.py).
+NEMO_LONG_SEQUENCE_H100: tuple[PublishedRun, ...] = tuple(_nemo_long_sequence(*row) for row in (
+    # (sequence length [K tokens], GPUs, batch, TP, PP, CP, TFLOPS per GPU)
+    (4, 4, 1024, 1, 1, 1, 768), (8, 8, 512, 1, 2, 1, 730), (16, 16, 256, 2, 1, 1, 660),
+    (32, 32, 128, 2, 1, 2, 610), (64, 64, 64, 4, 1, 2, 574), (128, 128, 32, 4, 1, 4, 555),
+    (256, 256, 16, 4, 1, 8, 549), (512, 512, 8, 8, 1, 16, 549), (1024, 1024, 4, 8, 1, 32, 536),
+))
+
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
                                            + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
