@@ -194,9 +194,9 @@ def test_nemo_counts_causal_attention_at_half():
     # NeMo's llama2() formula, per token, by hand at 4K tokens for Llama 2 7B: 32 layers x 4096^2 x
     # (12 + 12 + 18 x 11008 / 4096 + 12 x 4096 / 4096 / 2 + 6 x 32000 / (32 x 4096)).
     by_hand = 32 * 4096**2 * (12 + 12 + 18 * 11008 / 4096 + 6 + 6 * 32000 / (32 * 4096))
-    assert nemo_llama2_flops_per_token(4096) == pytest.approx(by_hand)
+    assert nemo_llama2_flops_per_token("Llama 2 7B", 4096) == pytest.approx(by_hand)
     # Doubling the length adds 6 s h l, half the 12 s h l of the library's convention.
-    assert (nemo_llama2_flops_per_token(8192) - nemo_llama2_flops_per_token(4096)
+    assert (nemo_llama2_flops_per_token("Llama 2 7B", 8192) - nemo_llama2_flops_per_token("Llama 2 7B", 4096)
             == pytest.approx(6 * 4096 * 4096 * 32))
 
 

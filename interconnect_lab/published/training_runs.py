@@ -398,6 +398,7 @@ _DGXC_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabulary, se
     "Llama 3.1 70B": (80, 8192, 64, 8, 28672, 128256, 8192, True, None),
     "Llama 3.1 405B": (126, 16384, 128, 8, 53248, 128256, 8192, True, None),
     "GPT-3 175B": (96, 12288, 96, 96, 49152, 51200, 2048, False, None),
+    "Llama 2 7B": (32, 4096, 32, 32, 11008, 32000, 4096, True, None),
 }
 
 
@@ -565,24 +566,25 @@ NEMO_FLOPS_FORMULAS = Source(
          "counted at half")
 
 
-def nemo_llama2_flops_per_token(sequence_length, layers=32, hidden=4096, heads=32, query_groups=32, ffn=11008,
-                                vocabulary=32000):
-    """Model FLOPs per token as NeMo counts them for the Llama 2 family (``NEMO_FLOPS_FORMULAS``): causal
-    attention at half, unlike this library's 12 l h s [FLOP]."""
+def nemo_llama2_flops_per_token(model, sequence_length):
+    """Model FLOPs per token of ``model`` (a name in the recipes' model table) as NeMo counts them for the
+    Llama 2 family (``NEMO_FLOPS_FORMULAS``): causal attention at half, unlike this library's 12 l h s [FLOP]."""
+    layers, hidden, heads, query_groups, ffn, vocabulary = _DGXC_MODELS[model][:6]
     return layers * hidden**2 * (12 + 12 * query_groups / heads + 18 * ffn / hidden
                                  + 12 * sequence_length / hidden * 0.5 + 6 * vocabulary / (layers * hidden))
 
 
-def _nemo_long_sequence(thousands, gpus, batch, t, p, c, tflops):
+def _nemo_long_sequence(thousands, gpus, batch, t, p, c, tflops, model="Llama 2 7B"):
+    layers, hidden, heads, kv, ffn, vocabulary, _, gated, dropout = _DGXC_MODELS[model]
     sequence_length = thousands * 1024
     return PublishedRun(
-        label=f"Llama 2 7B FP8, {thousands}K tokens, {gpus:,} x H100, CP {c}", organisation="NVIDIA",
-        layers=32, hidden_size=4096, heads=32, kv_heads=32, ffn_hidden_size=11008, vocabulary_size=32000,
-        sequence_length=sequence_length, gated_mlp=True, gpu="H100 SXM", gpus=gpus,
+        label=f"{model} FP8, {thousands}K tokens, {gpus:,} x H100, CP {c}", organisation="NVIDIA",
+        layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=vocabulary,
+        sequence_length=sequence_length, gated_mlp=gated, dropout=dropout, gpu="H100 SXM", gpus=gpus,
         **_DGXC_CLUSTERS["H100 SXM"], tensor_parallel=t, pipeline_parallel=p, context_parallel=c,
         microbatch_size=1, global_batch_size=batch, recompute="none", sequence_parallel=t > 1, zero_stage=1,
         software="Megatron-Core 2024 FP8", metric="tokens_per_s",
-        value=tflops * 1e12 * gpus / nemo_llama2_flops_per_token(sequence_length),
+        value=tflops * 1e12 * gpus / nemo_llama2_flops_per_token(model, sequence_length),
         assumptions=("TFLOPS per GPU counted with NeMo's own formula, causal attention at half "
                      "(NEMO_FLOPS_FORMULAS, 2025; the 2024 page does not say): tokens per second = TFLOPS x GPUs / "
                      "that formula's FLOPs per token",
