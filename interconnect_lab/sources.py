@@ -104,15 +104,15 @@ MLENG_ACCELERATORS = Source(
 )
 
 MLENG_SUSTAINED_MATMUL = Source(
-    title="S. Bekman, Machine Learning Engineering Open Book: accelerator benchmarks "
-          "(compute/accelerator/benchmarks/README.md)",
+    title="S. Bekman, Machine Learning Engineering Open Book: Maximum Achievable and Sustainable Matmul FLOPS "
+          "comparison table (compute/accelerator/README.md)",
     year=2026,
-    url="https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/benchmarks/README.md",
-    locator="'What we measured: alone vs all-8 concurrent', rows 'All 8 GPUs x 5 rounds (n=40)'",
-    note="mamf-finder.py --search auto, BF16, five rounds on each of the 8 GPUs of one node while every other GPU "
-         "ran a continuous matmul, means of 40: MSMF (best rate held once saturated at the power limit) B200 1,426.4 "
-         "and H200 698.6 TFLOP/s, beside MAMF (best short burst at the boost clock) 1,751.2 and 823.9; B200 torch "
-         "2.13.0+cu130, H200 torch 2.14.0.dev; the page as of 2026, no commit pinned",
+    url="https://github.com/stas00/ml-engineering/blob/0359db89793c313e90e4f8a8bc8a2b1514ba00ae/compute/accelerator/README.md",
+    locator="'Maximum Achievable and Sustainable Matmul FLOPS comparison table', BF16 and FP8 rows with Siblings = yes",
+    note="mamf-finder-all-gpus.py (benchmark version 4, torch 2.14.0+cu130): each GPU of an 8-GPU node measured while "
+         "all the others ran a continuous matmul, the median GPU. BF16 MSMF (best rate held at the power limit) / "
+         "MAMF (best boost-clock burst): H200 SXM 755 / 850, B200 SXM 1,439 / 1,737 TFLOP/s; FP8: H200 1,354 / "
+         "1,525, B200 2,788 / 3,350. GB200 has a MAMF row (1,822, one GPU alone) and no MSMF",
 )
 
 MLENG_NETWORK = Source(

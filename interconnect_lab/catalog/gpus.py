@@ -55,6 +55,12 @@ class GPU:
         GPU is saturated at its power limit and its clock has settled, measured with every
         GPU of the node computing [FLOP/s]; None where none is published. A training step
         runs at this rate, not at the short burst of ``measured_matmul_flop_per_s``.
+    same_silicon_as : str or None
+        The catalog GPU built on the same chip (the same die, possibly at another clock or
+        power limit), where that one's sustained rate is measured and this one's is not: the
+        training model then takes the measured GPU's sustained rate, scaled by the ratio of the
+        two GPUs' best measured rates (:func:`interconnect_lab.training.sustained_matmul_rate`).
+        None where the catalog holds no such GPU.
     streaming_multiprocessors : int or None
         Streaming multiprocessors (NVIDIA) or compute units (AMD): how many GEMM
         tiles run at once (:mod:`interconnect_lab.matmul`); None where unknown.
@@ -85,12 +91,17 @@ class GPU:
     measured_matmul_flop_per_s: float | None = None
     measured_fp8_matmul_flop_per_s: float | None = None
     sustained_matmul_flop_per_s: float | None = None
+    same_silicon_as: str | None = None
     streaming_multiprocessors: int | None = None
     sources: tuple[Source, ...]
 
     def __post_init__(self):
         _check_sources(self)
-        _check_text(self, "name", "vendor", "scale_up_link", optional=("scale_up_link",))
+        _check_text(self, "name", "vendor", "scale_up_link", "same_silicon_as",
+                    optional=("scale_up_link", "same_silicon_as"))
+        if self.same_silicon_as == self.name:
+            raise ValueError(f"GPU {self.name!r}: same_silicon_as = {self.same_silicon_as!r} names the GPU itself; "
+                             "give another catalog GPU built on the same chip, or None")
         check_integer("GPU.year", self.year, minimum=2000, maximum=2100)
         _check_positive_fields(self, [
             ("bf16_flop_per_s", "FLOP/s"), ("fp8_flop_per_s", "FLOP/s"), ("hbm_bytes", "B"),
@@ -115,13 +126,6 @@ class GPU:
         if self.measured_matmul_flop_per_s is None:
             return None
         return self.measured_matmul_flop_per_s / self.bf16_flop_per_s
-
-    @property
-    def sustained_share(self) -> float | None:
-        """Sustained BF16 matmul rate over the best measured one [-]; None if either is unmeasured."""
-        if self.sustained_matmul_flop_per_s is None:
-            return None
-        return self.sustained_matmul_flop_per_s / self.measured_matmul_flop_per_s
 
 
 # GPUs -------------------------------------------------------------------------------
@@ -155,6 +159,7 @@ GPUS = _table([
         hbm_bytes=40 * u.GB, hbm_bandwidth_bytes_per_s=1.555 * u.TB_per_s,
         power_w=400 * u.W, scale_up_link="NVLink 3",
         measured_matmul_flop_per_s=271.2 * u.TFLOP_per_s,
+        same_silicon_as="A100 SXM",
         streaming_multiprocessors=108,
         sources=(A100_DATASHEET, MLENG_ACCELERATORS.at("A100 SXM row"), _MAMF_SOURCE),
     ),
@@ -165,6 +170,7 @@ GPUS = _table([
         power_w=700 * u.W, scale_up_link="NVLink 4",
         measured_matmul_flop_per_s=794.5 * u.TFLOP_per_s,
         measured_fp8_matmul_flop_per_s=1382.2 * u.TFLOP_per_s,
+        same_silicon_as="H200 SXM",
         streaming_multiprocessors=132,
         sources=(
             MLENG_ACCELERATORS.at("H100 SXM row"), _MAMF_SOURCE,
@@ -182,7 +188,10 @@ GPUS = _table([
         power_w=700 * u.W, scale_up_link="NVLink 4",
         measured_matmul_flop_per_s=794.5 * u.TFLOP_per_s,
         measured_fp8_matmul_flop_per_s=1366.3 * u.TFLOP_per_s,
-        sustained_matmul_flop_per_s=698.6 * u.TFLOP_per_s,
+        # Held at 700 W with every GPU of the node busy. The same table's burst rate for it is
+        # 850, with newer software than the 794.5 above; the training model uses only the ratio
+        # of sustained rates measured side by side (training.matmul_fraction_of_peak).
+        sustained_matmul_flop_per_s=755 * u.TFLOP_per_s,
         streaming_multiprocessors=132,
         sources=(
             _MAMF_SOURCE,
@@ -205,7 +214,7 @@ GPUS = _table([
         hbm_bytes=180 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1000 * u.W, scale_up_link="NVLink 5",
         measured_matmul_flop_per_s=1745.0 * u.TFLOP_per_s, measured_fp8_matmul_flop_per_s=3432.5 * u.TFLOP_per_s,
-        sustained_matmul_flop_per_s=1426.4 * u.TFLOP_per_s,
+        sustained_matmul_flop_per_s=1439 * u.TFLOP_per_s,
         streaming_multiprocessors=148,
         sources=(
             _MAMF_SOURCE,
@@ -222,6 +231,7 @@ GPUS = _table([
         hbm_bytes=186 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
         power_w=1200 * u.W, scale_up_link="NVLink 5",
         measured_matmul_flop_per_s=1822.0 * u.TFLOP_per_s, measured_fp8_matmul_flop_per_s=3615.6 * u.TFLOP_per_s,
+        same_silicon_as="B200",
         streaming_multiprocessors=148,
         sources=(
             _MAMF_SOURCE,
@@ -252,6 +262,11 @@ GPUS = _table([
         ),
     ),
 ])
+
+for _entry in GPUS.values():
+    if _entry.same_silicon_as is not None and _entry.same_silicon_as not in GPUS:
+        raise ValueError(f"GPU {_entry.name!r}: same_silicon_as = {_entry.same_silicon_as!r} is not a catalog GPU; "
+                         f"valid: {', '.join(map(repr, GPUS))}")
 
 
 def gpu(name: str) -> GPU:

@@ -485,8 +485,9 @@ CH8 = [
             "rate (catalog.gpu('B200').measured_matmul_flop_per_s)?",
             lambda: 1 - training.matmul_fraction_of_peak(catalog.gpu("B200")) / catalog.gpu("B200").matmul_fraction_of_peak,
             unit="%", scale=0.01,
-            hint="`training.matmul_fraction_of_peak`. Not 1 minus the B200's `sustained_share`: the efficiency already "
-                 "allows for the share the reference GPU (`training.SUSTAINED_REFERENCE_GPU`) keeps."),
+            hint="`training.matmul_fraction_of_peak`. Not 1 minus the B200's sustained rate over its best one: the "
+                 "efficiency already allows for what the reference GPU (`training.SUSTAINED_REFERENCE_GPU`) loses, so "
+                 "the B200 runs at the reference's best rate times the ratio of the two GPUs' sustained rates."),
 ]
 
 

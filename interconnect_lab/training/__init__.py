@@ -89,7 +89,7 @@ from .config import ParallelConfig, parallel_config
 from .schedules import pipeline_bubble_fraction, PipelineSchedule, pipeline_schedule
 from .step import (  # noqa: F401
     KORTHIKANTI, _activation_bytes_per_layer, MemoryBreakdown, TrainingStep,
-    SUSTAINED_REFERENCE_GPU, matmul_fraction_of_peak, training_step, memory_per_gpu,
+    SUSTAINED_REFERENCE_GPU, matmul_fraction_of_peak, sustained_matmul_rate, training_step, memory_per_gpu,
 )
 from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_parallel_scan
 from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
@@ -125,7 +125,7 @@ EFFICIENT_OPERATORS = presets.EFFICIENT_OPERATORS
 
 __all__ = [
     # model descriptions
-    "TransformerModel", "MODELS", "matmul_fraction_of_peak", "SUSTAINED_REFERENCE_GPU", "transformer_model",
+    "TransformerModel", "MODELS", "matmul_fraction_of_peak", "sustained_matmul_rate", "SUSTAINED_REFERENCE_GPU", "transformer_model",
     "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops",
     # hardware and software
     "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",

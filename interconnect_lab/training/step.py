@@ -380,24 +380,64 @@ class TrainingStep:
 
 #: The GPU whose sustained (power-limited) matmul rate anchors the others: the H200, the H100's
 #: chip at the same 700 W, on which the GEMM efficiency is validated (the H100 rows of the
-#: fidelity table); its sustained share of the catalog's best rate is the one the efficiency has.
+#: fidelity table). Its best measured rate is the one the efficiency multiplies.
 SUSTAINED_REFERENCE_GPU = "H200 SXM"
+
+
+def sustained_matmul_rate(gpu) -> float | None:
+    """The BF16 matmul rate ``gpu`` holds at its power limit, every GPU of its node busy [FLOP/s].
+
+    The catalog's ``sustained_matmul_flop_per_s`` where measured. A GPU built on
+    the same chip as a measured one (``GPU.same_silicon_as``) takes that GPU's
+    sustained rate scaled by the ratio of their best measured rates: a GB200,
+    the B200's chip at a higher clock and power limit, holds what a B200 holds
+    times 1,822 / 1,745. None where neither is measured.
+
+    Parameters
+    ----------
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator.
+
+    Returns
+    -------
+    float or None
+        Sustained rate [FLOP/s], or None.
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> round(sustained_matmul_rate(catalog.gpu("B200")) / 1e12)   # measured
+    1439
+    >>> round(sustained_matmul_rate(catalog.gpu("GB200")) / 1e12)  # the B200's, scaled by 1,822 / 1,745
+    1502
+    >>> sustained_matmul_rate(catalog.gpu("MI300X")) is None
+    True
+    """
+    if gpu.sustained_matmul_flop_per_s is not None:
+        return gpu.sustained_matmul_flop_per_s
+    if gpu.same_silicon_as is None or gpu.measured_matmul_flop_per_s is None:
+        return None
+    measured = catalog.gpu(gpu.same_silicon_as)
+    if measured.sustained_matmul_flop_per_s is None:
+        return None
+    return measured.sustained_matmul_flop_per_s * gpu.measured_matmul_flop_per_s / measured.measured_matmul_flop_per_s
 
 
 def matmul_fraction_of_peak(gpu) -> float:
     """Share of peak the training model's GEMMs start from, before their efficiency and shape [-].
 
-    The catalog's best measured BF16 matmul rate over the dense BF16 peak (for a
-    GPU with no published measurement, the median of the catalog GPUs that have
-    one). A training step holds the GPU at its power limit, where the clock is
-    lower than in the short burst that measurement catches. Where a GPU's rate
-    sustained there has been measured (``GPU.sustained_matmul_flop_per_s``, every
-    GPU of the node busy), the share is scaled by that GPU's sustained share of
-    its best rate over the reference H200's (``SUSTAINED_REFERENCE_GPU``): the
-    efficiency was chosen on A100 runs and holds on Hopper's, so what it already
-    allows for is Hopper's share, and a GPU that keeps less of its burst rate
-    (a B200: 0.817 against 0.879) loses the difference. A GPU without that
-    measurement keeps the reference's share.
+    A training step holds the GPU at its power limit, where the clock is lower
+    than in the short bursts the catalog's best measured rates catch, and GPUs
+    differ in how much they lose: measured side by side with the same software
+    and every GPU of the node busy, a B200 sustains 1.91 times what an H200
+    does, where their best bursts say 2.2 (``catalog.gpu('B200')`` and
+    ``catalog.gpu('H200 SXM')``). So a GPU with a sustained rate
+    (:func:`sustained_matmul_rate`, its own or its chip's) runs at the reference
+    GPU's best measured rate (``SUSTAINED_REFERENCE_GPU``, the rate the
+    efficiency holds for on Hopper) times the ratio of the two sustained rates.
+    A GPU without one keeps its own best measured BF16 rate over its dense BF16
+    peak (for a GPU with no published measurement, the median of the catalog
+    GPUs that have one).
 
     Parameters
     ----------
@@ -412,19 +452,22 @@ def matmul_fraction_of_peak(gpu) -> float:
     Examples
     --------
     >>> from interconnect_lab import catalog
-    >>> round(matmul_fraction_of_peak(catalog.gpu("A100 SXM")), 3)
+    >>> round(matmul_fraction_of_peak(catalog.gpu("A100 SXM")), 3)   # 271.2 / 312
     0.869
-    >>> round(matmul_fraction_of_peak(catalog.gpu("B200")), 3)   # 1,745 / 2,250, times 0.817 / 0.879
-    0.721
+    >>> round(matmul_fraction_of_peak(catalog.gpu("H100 SXM")), 3)   # 794.5 / 989.4, its chip's reference
+    0.803
+    >>> round(matmul_fraction_of_peak(catalog.gpu("B200")), 3)       # 794.5 x 1,439 / 755, over 2,250
+    0.673
     """
-    if gpu.matmul_fraction_of_peak is not None:
-        share = gpu.matmul_fraction_of_peak
-    else:
-        share = float(np.median([g.matmul_fraction_of_peak for g in catalog.GPUS.values()
-                                 if g.matmul_fraction_of_peak is not None]))
-    if gpu.sustained_share is None:
-        return share
-    return share * gpu.sustained_share / catalog.gpu(SUSTAINED_REFERENCE_GPU).sustained_share
+    sustained = sustained_matmul_rate(gpu)
+    if sustained is None:
+        if gpu.matmul_fraction_of_peak is not None:
+            return gpu.matmul_fraction_of_peak
+        return float(np.median([g.matmul_fraction_of_peak for g in catalog.GPUS.values()
+                                if g.matmul_fraction_of_peak is not None]))
+    reference = catalog.gpu(SUSTAINED_REFERENCE_GPU)
+    return (matmul.best_rate(reference) * sustained / reference.sustained_matmul_flop_per_s
+            / gpu.bf16_flop_per_s)
 
 
 def _group_ranks_per_node(ranks, gpus_per_node, gpus):
