@@ -452,6 +452,9 @@ DGXC_RUNS: tuple[PublishedRun, ...] = tuple(
         ("GPT-3 175B", "fp8", 2048, 4096, 1407485, 4, 8, 1, 12, 1, "nemo_megatron/README_175b.md"),
     ))
 
+_UNEVEN_ASSUMPTION = ("126 layers over pipeline x interleave chunks that do not divide them: the embedding and the "
+                      "loss count as layers in the split, so the first and last chunks hold one layer fewer")
+
 DGXC_NEMOTRON_2025 = Source(
     title="NVIDIA, DGX Cloud Benchmarking: Nemotron4 pre-training recipe (nemotron/README.md)", year=2025,
     url="https://github.com/NVIDIA/dgxc-benchmarking/blob/1f6d9f40e4117d7c71b726f86074ac01c29f87f5/nemotron/README.md",
@@ -461,13 +464,20 @@ DGXC_NEMOTRON_2025 = Source(
          "with TP 8, PP 4, VP 12, microbatch 1 and batch GPUs/4 (weak scaling) or 512 (strong scaling)")
 
 
-def _nemotron_2025(model, precision, gpus, batch, step_s, t, p, v, microbatch, gpu="H100 SXM", table=""):
-    gpu_label = _DGXC_GPU_LABELS[gpu]
-    name = f"Nemotron4 {model.split()[-1].lower()} {precision.upper()} {gpu_label}{table}"
+def _dgxc_2025(source, name, model, precision, gpus, batch, step_s, t, p, c, v, microbatch, gpu="H100 SXM",
+               label_suffix=""):
+    """One column of a 2025 recipe's performance table (its ``name``): tokens per second from the step time."""
     sequence_length = _DGXC_MODELS[model][6]
-    return _dgxc(model, precision, gpus, batch, sequence_length * batch / step_s, t, p, 1, v, microbatch, "", gpu=gpu,
-                 source=DGXC_NEMOTRON_2025.at(f'table "{name}", {gpus} GPUs, step time {step_s} s'),
-                 label_suffix=", batch 512" if table else "")
+    uneven = _DGXC_MODELS[model][0] % (p * v) != 0
+    return _dgxc(model, precision, gpus, batch, sequence_length * batch / step_s, t, p, c, v, microbatch, "", gpu=gpu,
+                 source=source.at(f'table "{name}", {gpus} GPUs, step time {step_s} s'), label_suffix=label_suffix,
+                 assumptions=_DGXC_ASSUMPTIONS + ((_UNEVEN_ASSUMPTION,) if uneven else ()))
+
+
+def _nemotron_2025(model, precision, gpus, batch, step_s, t, p, v, microbatch, gpu="H100 SXM", table=""):
+    name = f"Nemotron4 {model.split()[-1].lower()} {precision.upper()} {_DGXC_GPU_LABELS[gpu]}{table}"
+    return _dgxc_2025(DGXC_NEMOTRON_2025, name, model, precision, gpus, batch, step_s, t, p, 1, v, microbatch, gpu=gpu,
+                      label_suffix=", batch 512" if table else "")
 
 
 #: The Nemotron-4 recipe's DGX H100 rows (2025): 15B on 16 GPUs and 340B on 256, BF16 and FP8.
@@ -492,6 +502,36 @@ DGXC_NEMOTRON_2025_GB200: tuple[PublishedRun, ...] = tuple(
         ("fp8", " Strong Scaling", (512, 512, 512), (21.83, 11.21, 5.668)))
     for gpus, batch, step_s in zip((128, 256, 512), batches, steps))
 
+DGXC_LLAMA31_2025 = Source(
+    title="NVIDIA, DGX Cloud Benchmarking: Llama 3.1 405B pre-training recipe (llama3.1/README.md)", year=2025,
+    url="https://github.com/NVIDIA/dgxc-benchmarking/blob/1f6d9f40e4117d7c71b726f86074ac01c29f87f5/llama3.1/README.md",
+    note="'GB200 Performance' and 'H100 Performance' tables: seconds per step (mean of iterations 11-44) and tokens "
+         "per second (8,192 x global batch / step time); settings from its specification tables: on GB200, TP 4, "
+         "PP 8, CP 2, VP 8, microbatch 1 and batch GPUs/2 on 128, 256 and 512 GPUs; on H100, TP 8, PP 8, CP 2, VP 8, "
+         "microbatch 1 and batch 256 on 512 GPUs")
+
+
+def _llama31_2025(precision, gpus, batch, step_s, gpu):
+    t = 4 if gpu == "GB200" else 8
+    name = f"Llama3.1 405b {precision.upper()}"
+    return _dgxc_2025(DGXC_LLAMA31_2025, name, "Llama 3.1 405B", precision, gpus, batch, step_s, t, 8, 2, 8, 1,
+                      gpu=gpu, label_suffix=", 2025")
+
+
+#: The Llama 3.1 405B recipe's DGX H100 rows (2025): 512 GPUs, BF16 and FP8. In the fidelity table.
+DGXC_LLAMA31_2025_H100: tuple[PublishedRun, ...] = (
+    _llama31_2025("bf16", 512, 256, 19.810, "H100 SXM"),
+    _llama31_2025("fp8", 512, 256, 13.020, "H100 SXM"),
+)
+
+#: The same recipe's GB200 rows: 128, 256 and 512 GPUs of GB200 NVL72 racks (weak scaling), BF16 and
+#: FP8. Not in the fidelity table: with ``DGXC_NEMOTRON_2025_GB200`` they show how far the model is
+#: from Blackwell (chapter 8 and tests/test_fidelity.py).
+DGXC_LLAMA31_2025_GB200: tuple[PublishedRun, ...] = tuple(
+    _llama31_2025(precision, gpus, gpus // 2, step_s, "GB200")
+    for precision, steps in (("bf16", (9.347, 9.484, 9.508)), ("fp8", (6.131, 6.183, 6.244)))
+    for gpus, step_s in zip((128, 256, 512), steps))
+
 # NVIDIA: Megatron-Bridge performance summary (NeMo 25.11) ---------------------------------
 
 MEGATRON_BRIDGE_PERFORMANCE = Source(
@@ -506,8 +546,6 @@ _BRIDGE_ASSUMPTIONS = (
     "sequence parallelism with tensor parallelism and the distributed optimizer (ZeRO-1) not stated: on, as "
     "Megatron-Bridge's recipes set them; FSDP (a sharding group of every GPU of the run) taken as ZeRO-3",
 )
-_UNEVEN_ASSUMPTION = ("126 layers over pipeline x interleave chunks that do not divide them: the embedding and the "
-                      "loss count as layers in the split, so the first and last chunks hold one layer fewer")
 _DGX_B200_ASSUMPTION = ("a DGX B200 node: 8 B200 on NVLink 5 and 8 x 400 Gb/s InfiniBand NDR ports, the reference "
                         "design (the table names the system only)")
 
@@ -607,4 +645,5 @@ NEMO_LONG_SEQUENCE_H100: tuple[PublishedRun, ...] = tuple(_nemo_long_sequence(*r
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
                                            + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
-                                           + DGXC_NEMOTRON_2025_H100 + MEGATRON_BRIDGE_2511_H100)
+                                           + DGXC_NEMOTRON_2025_H100 + DGXC_LLAMA31_2025_H100
+                                           + MEGATRON_BRIDGE_2511_H100)
