@@ -461,7 +461,8 @@ DGXC_NEMOTRON_2025 = Source(
     note="'H100 Performance' and 'GB200 Performance' tables: seconds per step and tokens per second (4,096 x "
          "global batch / step time); settings from its specification tables: on H100, 15B with TP 2, microbatch 2, "
          "batch 64 on 16 GPUs and 340B with TP 8, PP 8, VP 12, microbatch 1, batch 64 on 256 GPUs; on GB200, 340B "
-         "with TP 8, PP 4, VP 12, microbatch 1 and batch GPUs/4 (weak scaling) or 512 (strong scaling)")
+         "with TP 8, PP 4, VP 12, microbatch 1 and batch GPUs/4 (weak scaling) or 512 (strong scaling); the NeMo "
+         "25.04.00 container its setup section imports")
 
 
 def _dgxc_2025(source, name, model, precision, gpus, batch, step_s, t, p, c, v, microbatch, gpu="H100 SXM",
@@ -508,7 +509,7 @@ DGXC_LLAMA31_2025 = Source(
     note="'GB200 Performance' and 'H100 Performance' tables: seconds per step (mean of iterations 11-44) and tokens "
          "per second (8,192 x global batch / step time); settings from its specification tables: on GB200, TP 4, "
          "PP 8, CP 2, VP 8, microbatch 1 and batch GPUs/2 on 128, 256 and 512 GPUs; on H100, TP 8, PP 8, CP 2, VP 8, "
-         "microbatch 1 and batch 256 on 512 GPUs")
+         "microbatch 1 and batch 256 on 512 GPUs; the NeMo 25.04.01 container its setup section imports")
 
 
 def _llama31_2025(precision, gpus, batch, step_s, gpu):
