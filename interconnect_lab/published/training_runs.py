@@ -214,6 +214,13 @@ LLM_FOUNDRY_1B_A100_40GB: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) fo
 )) + tuple(run for run in LLM_FOUNDRY_BENCHMARKS if run.label == "MPT-1B, 128 x A100 40GB")
 
 
+#: llm-foundry's MPT-30B on 32 A100 40GB, one microbatch of 4 sequences per step: in the same table
+#: the nearest peer of its MPT-70B row on 64 of those GPUs (the fidelity table's worst), with about
+#: the same work, the same share of its model and the same memory per GPU. Not in the fidelity
+#: table (chapter 8 and tests/test_fidelity.py).
+LLM_FOUNDRY_30B_32_A100_40GB: PublishedRun = _llm_foundry("30B", "A100 40GB", 32, 51.74, 4, 128, True, "PURE")
+
+
 #: llm-foundry's MPT-1B on one node of 8 GPUs from 512 to 65,536 tokens, on A100 80GB and on H100
 #: 80GB (Composer's DEFAULT mixed precision, the Triton FlashAttention; checkpointing only at 65K),
 #: compared by throughput in tokens per second. Not in the fidelity table: they show how the
