@@ -79,7 +79,8 @@ Than 10,000 GPUs", NSDI 24, https://arxiv.org/abs/2402.15627.
 
 from . import models, presets
 from .models import (  # noqa: F401
-    TransformerModel, parameter_count, flops_per_token, training_flops, training_time_s,
+    RECOMPUTATION, Recomputation, TransformerModel, parameter_count, flops_per_token, training_flops,
+    training_time_s,
 )
 from .hardware import ZERO, ZERO_PLUS_PLUS, Cluster, Software, Efficiencies
 from .presets import (  # noqa: F401
@@ -126,7 +127,7 @@ EFFICIENT_OPERATORS = presets.EFFICIENT_OPERATORS
 __all__ = [
     # model descriptions
     "TransformerModel", "MODELS", "matmul_fraction_of_peak", "sustained_matmul_rate", "SUSTAINED_REFERENCE_GPU", "transformer_model",
-    "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops",
+    "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops", "RECOMPUTATION", "Recomputation",
     # hardware and software
     "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",
     "Efficiencies", "DEFAULT_EFFICIENCIES", "ATTENTION_KERNELS", "ATTENTION_KERNEL_SOURCES",

@@ -31,8 +31,10 @@ class ParallelConfig:
         Sequences per microbatch b; there are ``B / (d b)`` microbatches m.
     interleave : int
         Model chunks per pipeline stage v (1: plain 1F1B schedule).
-    recompute : {"full", "selective", "none"}
-        Activation recomputation (Korthikanti et al. 2022).
+    recompute : {"full", "selective", "none", "every other layer", "every other matmul"}
+        Activation recomputation, a name from :data:`RECOMPUTATION`: the
+        first three as Korthikanti et al. (2022) define them, the last two
+        torchtitan's layer and op-level selective checkpointing.
     sequence_parallel : bool
         Shard norms, dropout and residuals along the sequence over the
         tensor-parallel group (Korthikanti et al. 2022).

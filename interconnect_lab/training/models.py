@@ -227,7 +227,8 @@ def _forward_flops_per_token(model: TransformerModel, attended_tokens):
 
 def _megatron(model, recompute):
     projections, attention, logits = _forward_flops_per_token(model, model.sequence_length)
-    extra = {"full": projections + attention, "selective": attention, "none": 0}[recompute]
+    share = RECOMPUTATION[recompute]
+    extra = share.projections * projections + share.attention * attention
     return model.layers * (3 * (projections + attention) + extra) + 3 * logits
 
 
@@ -249,7 +250,63 @@ FLOP_CONVENTIONS = MappingProxyType({
     "6N": _six_n,
 })
 
-_RECOMPUTE = ("full", "selective", "none")
+KORTHIKANTI = Source(
+    title="V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, MLSys 2023",
+    year=2022, url="https://arxiv.org/abs/2205.05198",
+    note="§4: activation memory per layer sbh(34 + 5as/h) bytes; sequence parallelism; selective recomputation",
+)
+
+TORCHTITAN_ACTIVATION_CHECKPOINT = Source(
+    title="torchtitan: torchtitan/distributed/activation_checkpoint.py", year=2025,
+    url="https://github.com/pytorch/torchtitan/blob/cfb93265153094f99736547f26b5346410181102/"
+        "torchtitan/distributed/activation_checkpoint.py",
+    locator="_apply_layer_sac, _apply_op_sac",
+    note="mode 'selective' with selective_ac_option N checkpoints every N-th transformer block whole (N = 2 by "
+         "default); with 'op' it saves the output of every op on the save list (matmuls, attention kernels, "
+         "collectives) except every second matmul, and recomputes the rest")
+
+
+@dataclass(frozen=True)
+class Recomputation:
+    """What an activation-recomputation policy runs again in the backward pass.
+
+    Each attribute is a share of one layer's forward pass [-].
+
+    Attributes
+    ----------
+    projections : float
+        The weight GEMMs (QKV, attention output, MLP).
+    attention : float
+        The attention core: scores, softmax and attention x V.
+    elementwise : float
+        Norms, activations, residual adds (and FP8 quantization).
+    collectives : float
+        The forward pass's tensor- and context-parallel collectives.
+    source : Source
+        Where the policy is defined.
+    """
+
+    projections: float
+    attention: float
+    elementwise: float
+    collectives: float
+    source: Source
+
+
+#: Activation-recomputation policies by name. "full" reruns each layer's forward; "selective" is
+#: Korthikanti et al.'s (only the attention core); "none" keeps every activation. torchtitan's
+#: "selective" means one of two others: "every other layer" (selective_ac_option 2: every second
+#: block checkpointed whole) and "every other matmul" (selective_ac_option "op": matmul outputs
+#: saved but every second one, attention kernels and collectives saved, the element-wise ops rerun).
+RECOMPUTATION = MappingProxyType({
+    "full": Recomputation(1.0, 1.0, 1.0, 1.0, KORTHIKANTI.at("§5, full activation recomputation")),
+    "selective": Recomputation(0.0, 1.0, 0.0, 0.0, KORTHIKANTI.at("§5, selective activation recomputation")),
+    "none": Recomputation(0.0, 0.0, 0.0, 0.0, KORTHIKANTI.at("§4, no recomputation")),
+    "every other layer": Recomputation(0.5, 0.5, 0.5, 0.5, TORCHTITAN_ACTIVATION_CHECKPOINT.at("_apply_layer_sac")),
+    "every other matmul": Recomputation(0.5, 0.0, 1.0, 0.0, TORCHTITAN_ACTIVATION_CHECKPOINT.at("_apply_op_sac")),
+})
+
+_RECOMPUTE = tuple(RECOMPUTATION)
 
 
 def flops_per_token(model: TransformerModel, *, recompute="none", convention="megatron") -> float:
@@ -277,8 +334,8 @@ def flops_per_token(model: TransformerModel, *, recompute="none", convention="me
     ----------
     model : TransformerModel
         The architecture.
-    recompute : {"none", "selective", "full"}
-        Activation recomputation: ``"none"`` gives model FLOPs (for MFU).
+    recompute : {"none", "selective", "full", "every other layer", "every other matmul"}
+        Activation recomputation (:data:`RECOMPUTATION`): ``"none"`` gives model FLOPs (for MFU).
         Only the ``"megatron"`` convention counts recomputation.
     convention : str
         A key of :data:`FLOP_CONVENTIONS`.
@@ -319,8 +376,8 @@ def training_flops(model: TransformerModel, batch_size, *, recompute="full") -> 
         The architecture.
     batch_size : int or array_like
         Global batch B [sequences].
-    recompute : {"full", "selective", "none"}
-        Activation recomputation.
+    recompute : {"full", "selective", "none", "every other layer", "every other matmul"}
+        Activation recomputation (:data:`RECOMPUTATION`).
 
     Returns
     -------

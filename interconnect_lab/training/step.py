@@ -13,8 +13,8 @@ from .._validation import check_number
 from ..sources import Source
 from ..utilization import hardware_flops_utilization, model_flops_utilization
 from .models import (
-    TransformerModel, _embedding_parameters, _forward_flops_per_token, _layer_parameters,
-    flops_per_token, training_time_s,
+    KORTHIKANTI, RECOMPUTATION, TransformerModel, _embedding_parameters, _forward_flops_per_token,
+    _layer_parameters, flops_per_token, training_time_s,
 )
 from .hardware import FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share
 from .presets import (
@@ -23,14 +23,6 @@ from .presets import (
 )
 from .config import ParallelConfig
 
-
-# Sources used only here -------------------------------------------------------
-
-KORTHIKANTI = Source(
-    title="V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, MLSys 2023",
-    year=2022, url="https://arxiv.org/abs/2205.05198",
-    note="§4: activation memory per layer sbh(34 + 5as/h) bytes; sequence parallelism; selective recomputation",
-)
 
 
 # ============================================================================
@@ -182,14 +174,28 @@ def _stage_parameters(model, t, p, v=1, uneven_pipeline=False):
 
 
 def _activation_bytes_per_layer(model, software, recompute, t, c, b, sp):
-    """Stored activations of one layer for one microbatch on one GPU (Korthikanti et al. §4) [B]."""
+    """Stored activations of one layer for one microbatch on one GPU (Korthikanti et al. §4) [B].
+
+    "every other layer" stores half the layers as "full" and half as "none";
+    "every other matmul" stores each layer's input, the attention kernel's
+    output and half the matmul outputs (without FlashAttention, what "none" stores).
+    """
     h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
     tokens = b * model.sequence_length / c
     replicated = np.where(sp, t, 1.0)                      # sequence parallelism shards these over t
     mask = 1.0 if model.dropout else 0.0
     if recompute == "full":
         return 2 * tokens * h / replicated                 # only each layer's input
+    if recompute == "every other layer":
+        return 0.5 * sum(_activation_bytes_per_layer(model, software, policy, t, c, b, sp)
+                         for policy in ("full", "none"))
     sharded_tokens = tokens / t
+    if recompute == "every other matmul" and software.flash_attention:
+        matmul_outputs = 2 * (sharded_tokens * (h + 2 * kv + (model.mlp_matrices - 1) * f)
+                              + 2 * tokens * h / replicated)          # QKV, MLP in; both output projections
+        return (2 * tokens * h / replicated                            # the layer's input
+                + 2 * sharded_tokens * h + 4 * a * sharded_tokens      # attention output and log-sum-exp
+                + matmul_outputs / 2)
     attention = (2 * tokens * h / replicated                                  # QKV input
                  + 2 * sharded_tokens * (h + 2 * kv)                          # Q, K, V
                  + 2 * sharded_tokens * h                                     # output projection input
@@ -498,7 +504,7 @@ class _LayerTerms:
     backward_s: float                   # the backward pass alone [s]
     recompute_s: float                  # the recomputed forward (0 without recomputation) [s]
     gemm_s: float                       # the GEMM part of compute_s [s]
-    passes: int                         # forward, backward (and the recomputed forward)
+    passes: float                       # forward, backward and the recomputed share of the forward
     tensor_parallel_all_reduces: int    # all-reduces of the activations per layer and microbatch
     tensor_parallel_message_bytes: float  # size S of each [B]
     tensor_parallel_s: float            # all of them, one after the other [s]
@@ -605,17 +611,18 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         quantize_backward_s = _FP8_QUANTIZE_BYTES * outputs / hbm_rate
     forward_s = core_s + projection_forward_s + elementwise_s + quantize_forward_s
     backward_s = backward_core_s + 2 * elementwise_s + projection_backward_s + quantize_backward_s
-    recompute_s = {"full": forward_s, "selective": core_s, "none": 0.0}[recompute]
+    share = RECOMPUTATION[recompute]
+    recompute_s = (share.projections * projection_forward_s + share.attention * core_s
+                   + share.elementwise * (elementwise_s + quantize_forward_s))
     layer_s = forward_s + backward_s + recompute_s
-    layer_gemm_s = (projection_forward_s + projection_backward_s
-                    + {"full": projection_forward_s, "selective": 0.0, "none": 0.0}[recompute]
-                    + (1 + backward_core + (0 if recompute == "none" else 1)) * core_flops / gemm_rate)
+    layer_gemm_s = (projection_forward_s + projection_backward_s + share.projections * projection_forward_s
+                    + (1 + backward_core + share.attention) * core_flops / gemm_rate)
 
     # Tensor parallelism: one all-reduce of the b·s·h activations after attention and one
     # after the MLP (one in all with a parallel block), in every pass (SC21 §3.2).
     ti, ci = (np.rint(x).astype(int) for x in (t, c))
     activation_size = software.parameter_bytes * tokens * h
-    passes = 2 + (1 if recompute == "full" else 0)                   # forward, backward, recomputation
+    passes = 2 + share.collectives                                   # forward, backward, recomputation
     tp_ops = passes * blocks
     all_reduce_s = _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node, gpus), cluster_)
     tp_comm = tp_ops * all_reduce_s
@@ -685,7 +692,7 @@ def _weight_cast_bytes(software, recompute):
     """
     if not software.fp32_weights:
         return 0.0
-    forward_passes = 2 if recompute == "full" else 1
+    forward_passes = 1 + RECOMPUTATION[recompute].projections
     cast = _FP32_BYTES + software.parameter_bytes                    # one cast, either way
     reduce_cast = _FP32_BYTES + software.gradient_bytes if software.gradient_bytes < _FP32_BYTES else 0
     return float(cast * forward_passes + cast + reduce_cast)
@@ -828,9 +835,10 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     step = compute + tensor_parallel + pipeline + bubble + exposed_dp + optimizer
     tokens_per_iteration = B * s
     model_flops = tokens_per_iteration * flops_per_token(model, recompute="none")
+    share = RECOMPUTATION[recompute]
     executed = tokens_per_iteration * (model.layers * (3 * (projections + 4 * w * h)
-                                                       + {"full": projections + 4 * w * h,
-                                                          "selective": 4 * w * h, "none": 0}[recompute])
+                                                       + share.projections * projections
+                                                       + share.attention * 4 * w * h)
                                        + 3 * logit_flops)
     memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m,
                      uneven_pipeline)
