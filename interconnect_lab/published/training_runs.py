@@ -236,6 +236,60 @@ LLM_FOUNDRY_1B_BY_LENGTH: tuple[PublishedRun, ...] = tuple(
                        (32768, 1, 32, 96203), (65536, 1, 16, 44050))))
     for sequence_length, microbatch, batch, tokens_per_s in rows)
 
+# Meta: torchtitan on 64 A100 -------------------------------------------------------------
+
+TORCHTITAN_PERFORMANCE = Source(
+    title="torchtitan: docs/performance.md, Llama 3 and Llama 2 performance numbers (FSDP2 on 64 A100 80GB)",
+    year=2024,
+    url="https://github.com/pytorch/torchtitan/blob/041336434916bdc0f88c1f89fda176fd3c2092e4/docs/performance.md",
+    note="WPS (tokens per second per GPU) and MFU with FSDP2 on 64 A100 80GB; batch size per GPU (global = "
+         "64 x local); activation checkpointing 'selective layer', 'selective op', 'full' or none; sequence "
+         "length the models' defaults there, 8,192 for Llama 3 and 4,096 for Llama 2")
+
+_TORCHTITAN_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabulary, sequence)
+    "Llama 3 8B": (32, 4096, 32, 8, 14336, 128256, 8192),
+    "Llama 3 70B": (80, 8192, 64, 8, 28672, 128256, 8192),
+    "Llama 2 13B": (40, 5120, 40, 40, 13824, 32000, 4096),
+    "Llama 2 70B": (80, 8192, 64, 8, 28672, 32000, 4096),
+}
+#: The table's "Activation checkpoiting" column, as the library names the policy.
+_TORCHTITAN_CHECKPOINTING = {"selective layer": "every other layer", "selective op": "every other matmul",
+                             "full": "full", "no": "none"}
+_TORCHTITAN_ASSUMPTIONS = (
+    "8 GPUs per node on NVLink 3 (an HGX A100 server)",
+    "network not stated: 8 x 200 Gb/s InfiniBand HDR per node, the DGX A100 reference design",
+    "'selective layer' taken as torchtitan's default frequency, every second block (selective_ac_option 2)",
+    "eager mode (no torch.compile), as the table's runs were",
+)
+
+
+def _torchtitan(model, local_batch, checkpointing, wps, table):
+    layers, hidden, heads, kv, ffn, vocabulary, sequence = _TORCHTITAN_MODELS[model]
+    return PublishedRun(
+        label=f"{model}, 64 x A100, torchtitan, {checkpointing} checkpointing", organisation="Meta",
+        layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn,
+        vocabulary_size=vocabulary, sequence_length=sequence, gated_mlp=True, dropout=False,
+        gpu="A100 SXM", gpus=64, gpus_per_node=8, scale_up_link="NVLink 3", scale_out_link="InfiniBand HDR",
+        nics_per_node=8, microbatch_size=local_batch, global_batch_size=64 * local_batch,
+        recompute=_TORCHTITAN_CHECKPOINTING[checkpointing], zero_stage=3, software="torchtitan 2024",
+        metric="tokens_per_s", value=64.0 * wps, assumptions=_TORCHTITAN_ASSUMPTIONS,
+        source=TORCHTITAN_PERFORMANCE.at(f'table "{table}", {model} row, {checkpointing} checkpointing'))
+
+
+#: torchtitan's two tables of FSDP2 runs on 64 A100 80GB: every row (model, batch per GPU,
+#: activation checkpointing, WPS per GPU).
+TORCHTITAN_A100_RUNS: tuple[PublishedRun, ...] = tuple(
+    _torchtitan(*row, table) for table, rows in (
+        ("Llama 3 performance numbers", (("Llama 3 8B", 1, "selective layer", 2904),
+                                         ("Llama 3 8B", 1, "selective op", 2973),
+                                         ("Llama 3 70B", 1, "full", 331))),
+        ("Llama 2 performance numbers", (("Llama 2 13B", 2, "no", 2162),
+                                         ("Llama 2 13B", 2, "selective layer", 1914),
+                                         ("Llama 2 13B", 2, "selective op", 1904),
+                                         ("Llama 2 70B", 1, "selective op", 355),
+                                         ("Llama 2 70B", 2, "full", 353))))
+    for row in rows)
+
 # Meta: Llama 3 405B ---------------------------------------------------------------------
 
 _LLAMA3_TABLE4 = LLAMA3.at("Table 4; Table 3; §3.3.1-3.3.2",
@@ -654,4 +708,4 @@ NEMO_LONG_SEQUENCE_H100: tuple[PublishedRun, ...] = tuple(_nemo_long_sequence(*r
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
                                            + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
                                            + DGXC_NEMOTRON_2025_H100 + DGXC_LLAMA31_2025_H100
-                                           + MEGATRON_BRIDGE_2511_H100)
+                                           + MEGATRON_BRIDGE_2511_H100 + TORCHTITAN_A100_RUNS)

@@ -12,6 +12,13 @@ from ..sources import LLAMA3, MEGASCALE, SC21, Source
 PYTORCH_FSDP = Source(
     title="Y. Zhao et al., PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel",
     year=2023, url="https://arxiv.org/abs/2304.11277")
+TORCHTITAN_JOB_CONFIG = Source(
+    title="torchtitan: torchtitan/config/job_config.py", year=2025,
+    url="https://github.com/pytorch/torchtitan/blob/6404b932421f5ce382e7dac5ad381b2c17b1373c/"
+        "torchtitan/config/job_config.py",
+    locator="class Training: mixed_precision_param, mixed_precision_reduce",
+    note="FSDP2 (fully_shard) keeps BF16 parameters for compute (mixed_precision_param 'bfloat16') and "
+         "reduces gradients in FP32 (mixed_precision_reduce 'float32'); attention through PyTorch's SDPA")
 COMPOSER_FSDP = Source(
     title="MosaicML, Composer: prepare_fsdp_module (composer/trainer/dist_strategy.py)", year=2023,
     url="https://github.com/mosaicml/composer/blob/029483a4dc79dae46d5e78906a6a694f0c228dd3/composer/trainer/dist_strategy.py",
@@ -197,6 +204,11 @@ def _software():
         llm_foundry, name="llm-foundry 2023, DEFAULT", fp32_weights=True,
         sources=fsdp.sources + (LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='DEFAULT'"),
                                 PYTORCH_AMP))
+    # torchtitan: FSDP2 with BF16 compute weights and FP32 gradient reductions, SDPA's
+    # FlashAttention-2 kernel, unfused norms and activations (eager mode).
+    torchtitan = dataclasses.replace(
+        fsdp, name="torchtitan 2024", gradient_bytes=4, attention_kernel="FlashAttention-2",
+        sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG,))
     # The GPT training code of the flash-attention repository, with which FlashAttention-2's
     # paper measured end-to-end throughput (§4.2, Table 1), with either generation of the kernel.
     flash_attention_gpt = Software(
@@ -224,7 +236,7 @@ def _software():
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
     return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron_2022, megatron, megascale, deepspeed, zero_pp,
-                                                 fsdp, llm_foundry, llm_foundry_fp32, flash_attention_gpt,
+                                                 fsdp, llm_foundry, llm_foundry_fp32, torchtitan, flash_attention_gpt,
                                                  flash_attention_1_gpt, llama3,
                                                  megatron_core, megatron_core_fp8)})
 
