@@ -57,7 +57,7 @@ class PublishedRun:
     microbatch_size, global_batch_size : int
         Sequences per microbatch and per iteration.
     recompute : str
-        Activation recomputation, a name from :data:`interconnect_lab.training.RECOMPUTATION`.
+        Activation recomputation, a name from ``interconnect_lab.training.RECOMPUTATION``.
     sequence_parallel : bool
         Megatron sequence parallelism.
     zero_stage : int

@@ -32,7 +32,7 @@ class ParallelConfig:
     interleave : int
         Model chunks per pipeline stage v (1: plain 1F1B schedule).
     recompute : {"full", "selective", "none", "every other layer", "every other matmul"}
-        Activation recomputation, a name from :data:`RECOMPUTATION`: the
+        Activation recomputation, a name from ``training.RECOMPUTATION``: the
         first three as Korthikanti et al. (2022) define them, the last two
         torchtitan's layer and op-level selective checkpointing.
     sequence_parallel : bool

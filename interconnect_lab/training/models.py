@@ -335,7 +335,7 @@ def flops_per_token(model: TransformerModel, *, recompute="none", convention="me
     model : TransformerModel
         The architecture.
     recompute : {"none", "selective", "full", "every other layer", "every other matmul"}
-        Activation recomputation (:data:`RECOMPUTATION`): ``"none"`` gives model FLOPs (for MFU).
+        Activation recomputation (``training.RECOMPUTATION``): ``"none"`` gives model FLOPs (for MFU).
         Only the ``"megatron"`` convention counts recomputation.
     convention : str
         A key of :data:`FLOP_CONVENTIONS`.
@@ -377,7 +377,7 @@ def training_flops(model: TransformerModel, batch_size, *, recompute="full") -> 
     batch_size : int or array_like
         Global batch B [sequences].
     recompute : {"full", "selective", "none", "every other layer", "every other matmul"}
-        Activation recomputation (:data:`RECOMPUTATION`).
+        Activation recomputation (``training.RECOMPUTATION``).
 
     Returns
     -------
