@@ -176,3 +176,15 @@ def test_every_slider_still_changes_text_and_figure_when_the_run_is_impossible()
     readout, image = schedule.readout.value, schedule.png()
     schedule.controls["microbatches"].value = 7
     assert "Not possible" in schedule.readout.value and schedule.readout.value != readout and schedule.png() != image
+
+
+def test_run_panel_offers_every_recomputation_policy():
+    panel = TrainingRunPanel(model="Llama 3 70B", cluster="Selene", gpus=64, global_batch_size=64,
+                             tensor_parallel=1, pipeline_parallel=1, microbatch_size=1, interleave=1,
+                             zero_stage=3, sequence_parallel=False)
+    assert set(panel.controls["recompute"].options) == set(tr.RECOMPUTATION)
+    steps = {}
+    for name in ("selective", "every other matmul"):
+        panel.controls["recompute"].value = name
+        steps[name] = panel.result["step"].step_s
+    assert steps["every other matmul"] > steps["selective"]

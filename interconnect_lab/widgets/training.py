@@ -14,7 +14,7 @@ from ..plotting.training import (
     schedule_title, training_breakdown_plot,
 )
 from ..training import (
-    CLUSTERS, EFFICIENT_OPERATORS, MODELS, TrainingStep, network_scan, parallel_config, parallel_sweep, parameter_count,
+    CLUSTERS, EFFICIENT_OPERATORS, MODELS, RECOMPUTATION, TrainingStep, network_scan, parallel_config, parallel_sweep, parameter_count,
     pipeline_bubble_fraction, pipeline_schedule, scale_out_variants, software, system_cluster, training_step,
     zero_communication_volume,
 )
@@ -78,7 +78,7 @@ class TrainingRunPanel(Panel):
     tensor_parallel, pipeline_parallel, microbatch_size, interleave : int
         Initial split.
     recompute : str
-        ``"none"``, ``"selective"`` or ``"full"``.
+        A policy from ``training.RECOMPUTATION``.
     sequence_parallel : bool
         Initial sequence parallelism.
     zero_stage : int
@@ -94,6 +94,9 @@ class TrainingRunPanel(Panel):
     DEGREES = (1, 2, 4, 8, 16, 32, 64)
     MICROBATCHES = (1, 2, 4, 8, 16)
     INTERLEAVES = (1, 2, 3, 4, 6, 8)
+    #: Recomputation policies, from the least recomputed to the most (all of ``training.RECOMPUTATION``).
+    RECOMPUTE = tuple(sorted(RECOMPUTATION, key=lambda name: sum(
+        (RECOMPUTATION[name].projections, RECOMPUTATION[name].attention, RECOMPUTATION[name].elementwise))))
     TOKENS = (("300 billion", 300e9), ("1 trillion", 1e12), ("2 trillion", 2e12), ("15 trillion", 15e12))
 
     def __init__(self, *, model="MegaScale 175B", cluster="MegaScale", gpus=12288, global_batch_size=6144,
@@ -123,7 +126,7 @@ class TrainingRunPanel(Panel):
                                                        description="microbatch [sequences]", **slider),
             "interleave": widgets.SelectionSlider(options=list(self.INTERLEAVES), value=interleave,
                                                   description="chunks per stage v", **slider),
-            "recompute": widgets.Dropdown(options=("none", "selective", "full"), value=recompute,
+            "recompute": widgets.Dropdown(options=self.RECOMPUTE, value=recompute,
                                           description="recomputation", **_COLUMN),
             "sequence_parallel": widgets.Checkbox(value=sequence_parallel, description="sequence parallelism",
                                                   indent=False),
