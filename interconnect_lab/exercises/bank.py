@@ -488,7 +488,23 @@ CH8 = [
             hint="`training.matmul_fraction_of_peak`. Not 1 minus the B200's sustained rate over its best one: the "
                  "efficiency already allows for what the reference GPU (`training.SUSTAINED_REFERENCE_GPU`) loses, so "
                  "the B200 runs at the reference's best rate times the ratio of the two GPUs' sustained rates."),
+    numeric("ch8.ex7", "Two meanings of selective",
+            "Llama 3 8B trains with FSDP (ZeRO-3) on one DGX H100 (training.system_cluster('DGX H100')), one "
+            "sequence per GPU per step, with the 'PyTorch FSDP' stack. By what share is its step longer with "
+            "torchtitan's default selective checkpointing (every second layer checkpointed whole) than with "
+            "Megatron's selective recomputation?",
+            lambda: _titan_selective_cost(), unit="%", scale=0.01,
+            hint="`training.RECOMPUTATION` names torchtitan's policy 'every other layer'; compare "
+                 "`training_step(...).step_s` under it and under 'selective'."),
 ]
+
+
+def _titan_selective_cost():
+    steps = [training.training_step("Llama 3 8B", training.system_cluster("DGX H100"),
+                                    training.parallel_config(8, global_batch_size=8, recompute=name, zero_stage=3),
+                                    "PyTorch FSDP").step_s
+             for name in ("every other layer", "selective")]
+    return steps[0] / steps[1] - 1
 
 
 # --- Chapter 9: stragglers, failures and the tail ------------------------------------
