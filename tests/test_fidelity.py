@@ -41,7 +41,7 @@ def test_every_run_names_its_source_and_what_it_assumed():
 
 
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-06 with the defaults, 66 runs: median 5.2%, worst 28.4% (MPT-70B on 64
+    # Measured 2026-12-06 with the defaults, 67 runs: median 5.2%, worst 28.4% (MPT-70B on 64
     # A100 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7%
     # and no run beyond 15%; these bounds stop the table from getting worse.
     summary = tr.fidelity_summary()
