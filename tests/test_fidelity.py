@@ -19,6 +19,7 @@ from interconnect_lab.published.training_runs import (
     BLOOM_176B, DGXC_LLAMA31_2025_GB200, DGXC_LLAMA31_2025_H100, DGXC_RUNS, DGXC_NEMOTRON_2025_GB200,
     DGXC_NEMOTRON_2025_H100, FLASH_ATTENTION_2_RUNS, KORTHIKANTI_RUNS,
     LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_30B_32_A100_40GB, LLM_FOUNDRY_1B_BY_LENGTH, LLM_FOUNDRY_BENCHMARKS,
+    LLM_FOUNDRY_A100_80GB_ONE_NODE,
     MEGATRON_BRIDGE_2511_BLACKWELL, MEGATRON_BRIDGE_2511_H100, NEMO_LONG_SEQUENCE_H100, TORCHTITAN_A100_RUNS,
     TRAINING_RUNS,
     PublishedRun, nemo_llama2_flops_per_token,
@@ -135,6 +136,42 @@ def test_the_first_flash_attention_on_a100_grows_optimistic_with_the_sequence_le
     assert all(abs(row.error) < 0.05 for row in h100)
     assert a100[0].error < 0 < a100[-2].error
     assert a100[-2].error - a100[0].error > 0.15
+
+
+def test_mosaicml_one_node_a100_rows_split_by_their_checkpointing_column():
+    # llm-foundry's A100 80GB table, one node, MPT-1B to MPT-30B at 1,024 to 4,096 tokens, by
+    # tokens per second (15 rows, 7 with activation checkpointing). Measured: checkpointed rows
+    # -20.4% to -12.7%, the others -8.9% to -1.2%; the checkpointed ones replayed as if every
+    # other block had been recomputed, -9.6% to -0.8%. The model charges full recomputation one
+    # more forward pass per block; these rows ran as if it had cost about half that.
+    rows = tr.fidelity_table(LLM_FOUNDRY_A100_80GB_ONE_NODE)
+    full = [row for row in rows if row.run.recompute == "full"]
+    none = [row for row in rows if row.run.recompute == "none"]
+    assert len(full) == 7 and len(none) == 8
+    assert all(-0.25 < row.error < -0.10 for row in full)
+    assert all(-0.10 < row.error < 0 for row in none)
+    half = tr.fidelity_table(tuple(dataclasses.replace(row.run, recompute="every other layer") for row in full))
+    assert all(-0.11 < row.error < 0 for row in half)
+
+
+def test_the_model_charges_recomputation_more_than_the_published_runs_paid():
+    # torchtitan's Llama 2 13B on 64 A100, the same batch: every other layer checkpointed took
+    # 13.0% longer per step than none, the model charges 15.7%. Korthikanti et al.'s full-
+    # recomputation baselines took 29% to 32% longer than SP + selective; the model charges 34%
+    # to 36%. Pinned so that a change to the recomputation model shows here.
+    titan = {row.run.recompute: row for row in tr.fidelity_table(TORCHTITAN_A100_RUNS) if row.run.layers == 40}
+    measured = titan["none"].published / titan["every other layer"].published - 1
+    modelled = titan["none"].predicted / titan["every other layer"].predicted - 1
+    assert measured == pytest.approx(0.1296, abs=5e-4)
+    assert 0.01 < modelled - measured < 0.05
+    rows = tr.fidelity_table(KORTHIKANTI_RUNS)
+    selective = {(row.run.layers, row.run.gpus): row for row in rows if row.run.recompute == "selective"}
+    for row in rows:
+        if row.run.recompute == "full":
+            twin = selective[row.run.layers, row.run.gpus]
+            measured = twin.published / row.published - 1
+            modelled = twin.predicted / row.predicted - 1
+            assert 0.28 < measured < 0.33 and 0.02 < modelled - measured < 0.07, row.run.label
 
 
 @pytest.mark.parametrize("run", DGXC_RUNS + DGXC_NEMOTRON_2025_H100 + DGXC_LLAMA31_2025_H100 + MEGATRON_BRIDGE_2511_H100,
