@@ -496,7 +496,21 @@ CH8 = [
             lambda: _titan_selective_cost(), unit="%", scale=0.01,
             hint="`training.RECOMPUTATION` names torchtitan's policy 'every other layer'; compare "
                  "`training_step(...).step_s` under it and under 'selective'."),
+    numeric("ch8.ex8", "What checkpointing cost",
+            "torchtitan's A100 table (published.training_runs.TORCHTITAN_A100_RUNS) ran Llama 2 13B on 64 A100s "
+            "at the same batch without activation checkpointing and with every other layer checkpointed. "
+            "Replaying both rows with training.replay, by what share is the checkpointed run's step longer? "
+            "Then compare with what the two published throughputs say.",
+            lambda: _titan_checkpointing_charge(), unit="%", scale=0.01,
+            hint="`training.replay(run).step_s` for the two rows with `run.layers == 40` and recompute 'none' "
+                 "and 'every other layer'; the published rows give tokens per second at the same batch."),
 ]
+
+
+def _titan_checkpointing_charge():
+    from ..published.training_runs import TORCHTITAN_A100_RUNS
+    steps = {run.recompute: training.replay(run).step_s for run in TORCHTITAN_A100_RUNS if run.layers == 40}
+    return steps["every other layer"] / steps["none"] - 1
 
 
 def _titan_selective_cost():

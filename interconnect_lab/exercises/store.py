@@ -81,6 +81,7 @@ STORE = {
     'ch8.ex5': ('ec212c4f4ba5a46a', 'efb07c8aa4b49420eb57f9cf107eabef'),
     'ch8.ex6': ('a29401663ab8b1a3', '70ee853679642977d07668a4a886dcce'),
     'ch8.ex7': ('1b77607deae57a76', 'e3cd8f6ebc31941581afcf1f84f137b1'),
+    'ch8.ex8': ('3cfa81c50fabceda', '2b9e2966d2894778ca1f0e1f677761f8'),
     'ch9.ex1': ('980e571e327373bb', 'ef2d1ce7f9da8ac727dafa75bc9e434a'),
     'ch9.ex2': ('bde3f102024a5ac9', '7321618a7955e587b3d3ba49d5fd4666'),
     'ch9.ex3': ('22b3277e646abb81', '2d5bae0240c0009eca516785ad9c73e6'),
