@@ -222,11 +222,10 @@ LLM_FOUNDRY_30B_32_A100_40GB: PublishedRun = _llm_foundry("30B", "A100 40GB", 32
 
 
 #: llm-foundry's A100 80GB table on one node of 8 GPUs, MPT-1B to MPT-30B at 1,024 to 4,096 tokens
-#: (Composer's DEFAULT mixed precision, FULL_SHARD), with and without activation checkpointing as
-#: each row ran, compared by throughput in tokens per second (the 2,048-token MPT-7B row is in the
-#: fidelity table by its MFU). Not in the table: they
-#: show that the model's split of these rows follows the checkpointing column (chapter 8 and
-#: tests/test_fidelity.py).
+#: (Composer's DEFAULT mixed precision, FULL_SHARD), with or without activation checkpointing as
+#: each row ran, compared by throughput in tokens per second (the 2,048-token MPT-7B row is also in
+#: the fidelity table, by its MFU). Not in the table: they show the model's errors splitting by the
+#: checkpointing column (chapter 8 and tests/test_fidelity.py).
 LLM_FOUNDRY_A100_80GB_ONE_NODE: tuple[PublishedRun, ...] = tuple(
     _llm_foundry(model, "A100 80GB", 8, None, microbatch, batch, checkpointing, "DEFAULT",
                  sequence_length=length, tokens_per_s=tokens_per_s)
