@@ -17,7 +17,7 @@ from interconnect_lab.published import (
 )
 from interconnect_lab.published.training_runs import (
     BLOOM_176B, DGXC_LLAMA31_2025_GB200, DGXC_LLAMA31_2025_H100, DGXC_RUNS, DGXC_NEMOTRON_2025_GB200,
-    DGXC_NEMOTRON_2025_H100, FLASH_ATTENTION_2_RUNS, KORTHIKANTI_RUNS,
+    DGXC_NEMOTRON_2025_H100, FLASH_ATTENTION_2_RUNS, FMS_FSDP_A100_RUNS, KORTHIKANTI_RUNS,
     LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_30B_32_A100_40GB, LLM_FOUNDRY_1B_BY_LENGTH, LLM_FOUNDRY_BENCHMARKS,
     LLM_FOUNDRY_A100_80GB_ONE_NODE,
     MEGATRON_BRIDGE_2511_BLACKWELL, MEGATRON_BRIDGE_2511_H100, NEMO_LONG_SEQUENCE_H100, TORCHTITAN_A100_RUNS,
@@ -558,23 +558,23 @@ def test_a_run_replays_the_dropout_its_source_states():
 @pytest.mark.parametrize("run", TORCHTITAN_A100_RUNS, ids=lambda r: r.label)
 def test_torchtitan_a100_rows_within_ten_percent_with_their_own_checkpointing(run):
     # torchtitan's docs/performance.md (041336434), both tables: FSDP2 on 64 A100 80GB, WPS per
-    # GPU. Measured: -1.9% (Llama 2 70B, full) to +9.2% (Llama 3 8B, every other layer); the
-    # rows that recompute nothing or part of the layer lean optimistic (eager mode, unfused
-    # element-wise kernels the model charges at HBM speed).
+    # GPU. Measured: -6.3% (Llama 2 70B, full) to +2.1% (Llama 2 70B, every other matmul). Before
+    # the eager RMSNorm, rotary embedding and SwiGLU were counted (Software.eager_elementwise)
+    # they were -1.9% to +9.2%, the rows that recompute nothing or part of the layer optimistic.
     (row,) = tr.fidelity_table((run,))
-    assert abs(row.error) < 0.10
+    assert abs(row.error) < 0.07
     assert run.value == 64 * round(run.value / 64)          # WPS per GPU times the 64 GPUs
 
 
 def test_torchtitans_op_level_rows_read_as_megatrons_selective_would_be_far_off():
     # The same rows with Megatron's "selective" (the attention core only) in place of torchtitan's
-    # op-level policy (half the weight GEMMs rerun): +17.8% to +22.2% instead of +6.0% to +8.0%.
+    # op-level policy (half the weight GEMMs rerun): +10.0% to +17.1% instead of -3.2% to +2.1%.
     op_level = [run for run in TORCHTITAN_A100_RUNS if run.recompute == "every other matmul"]
     assert len(op_level) == 3
     for run in op_level:
         (own,) = tr.fidelity_table((run,))
         (megatron,) = tr.fidelity_table((dataclasses.replace(run, recompute="selective"),))
-        assert megatron.error > own.error + 0.09 and megatron.error > 0.15
+        assert abs(own.error) < 0.05 and megatron.error > own.error + 0.09 and megatron.error > 0.09
 
 
 def test_the_worst_row_has_a_peer_in_its_own_table_that_the_model_matches():
@@ -641,3 +641,40 @@ def test_a_sustained_rate_above_the_best_one_is_refused():
         dataclasses.replace(h200, sustained_matmul_flop_per_s=1.01 * h200.measured_matmul_flop_per_s)
     with pytest.raises(ValueError, match="sustained_matmul_flop_per_s"):
         dataclasses.replace(h200, measured_matmul_flop_per_s=None)
+
+
+def test_replay_with_another_stack_changes_only_the_stack():
+    run = next(run for run in TORCHTITAN_A100_RUNS if run.recompute == "none")
+    assert tr.replay(run, software=run.software).step_s == tr.replay(run).step_s
+    one_kernel_each = dataclasses.replace(tr.software(run.software), eager_elementwise=False)
+    assert tr.replay(run, software=one_kernel_each).step_s < tr.replay(run).step_s
+    assert tr.replay(run, software=one_kernel_each).model_flops == tr.replay(run).model_flops
+    with pytest.raises(ValueError, match="unknown software 'no such stack'"):
+        tr.replay(run, software="no such stack")
+
+
+@pytest.mark.parametrize("run", FMS_FSDP_A100_RUNS, ids=lambda r: r.label)
+def test_ibm_fms_fsdp_rows_within_25_percent_checkpointed_low_hybrid_high(run):
+    # fms-fsdp's README table (commit 0d31998): Llama 2 with PyTorch FSDP on 128 A100 80GB, 400
+    # Gb/s per node (the PyTorch blog of 2024-03-13), tokens per GPU per second. Measured: 7B
+    # hybrid-sharded +6.8%, 13B hybrid-sharded with one sequence per GPU +21.9%, 34B and 70B fully
+    # sharded with every block checkpointed -12.1% and -11.4%.
+    (row,) = tr.fidelity_table((run,))
+    assert abs(row.error) < 0.25
+    assert (row.error < 0) == (run.recompute == "full")
+    hybrid = run.recompute == "none"
+    assert run.shard_group_size == (8 if hybrid else None) and run.zero_stage == 3
+    assert run.global_batch_size == 128 * run.microbatch_size and run.value == 128 * round(run.value / 128)
+    assert run.nics_per_node * catalog.link(run.scale_out_link).per_direction_bytes_per_s == 400 * u.Gbit_per_s
+
+
+def test_ibm_13b_run_hides_communication_that_fills_most_of_its_compute():
+    # The model's reading of the table's second-worst row: its all-reduces across the 16 nodes
+    # keep the network busy for about two thirds of the compute time and hide behind the backward
+    # pass; its 7B sibling, with twice the sequences per GPU and half the weights, about a third.
+    rows = {row.run.layers: row for row in tr.fidelity_table(FMS_FSDP_A100_RUNS)}
+    busy = {layers: row.step.data_parallel_hidden_s / row.step.compute_s for layers, row in rows.items()}
+    assert 0.55 < busy[40] < 0.75 and 0.25 < busy[32] < 0.45
+    assert rows[40].step.data_parallel_s < 0.05 * rows[40].step.step_s
+    ranked = sorted(tr.fidelity_table(), key=lambda row: -abs(row.error))
+    assert ranked[1].run is rows[40].run

@@ -551,10 +551,53 @@ def test_composer_default_and_pure_differ_only_in_the_weights():
     bf16, fp32 = tr.software("llm-foundry 2023, PURE"), tr.software("llm-foundry 2023, DEFAULT")
     assert fp32.fp32_weights and not bf16.fp32_weights
     assert dataclasses.replace(fp32, name=bf16.name, fp32_weights=False, sources=bf16.sources) == bf16
-    # ... and from PyTorch FSDP only in the attention kernel MPT ran (attn_impl: triton).
+    # ... and from PyTorch FSDP only in the attention kernel MPT ran (attn_impl: triton) and in
+    # MPT's single-kernel LayerNorm and GELU.
     fsdp = tr.software("PyTorch FSDP")
     assert dataclasses.replace(bf16, name=fsdp.name, attention_kernel=fsdp.attention_kernel,
-                               sources=fsdp.sources) == fsdp
+                               eager_elementwise=True, sources=fsdp.sources) == fsdp
+
+
+# Element-wise ops written op by op (eager PyTorch) ----------------------------------------------
+
+def _eager_step(model, eager, **changes):
+    stack = dataclasses.replace(tr.software("PyTorch FSDP"), eager_elementwise=eager, **changes)
+    config = tr.parallel_config(1, global_batch_size=2, microbatch_size=2, recompute="none")
+    return tr.training_step(model, "MegaScale", config, stack)
+
+
+def test_eager_elementwise_costs_the_bytes_counted_from_torchtitans_code():
+    # Llama 3 8B on one A100, 2 x 8,192 tokens: per layer, two RMSNorms (36 B forward and 76 B
+    # backward per element of the hidden state, where one kernel moves 2 + 2 and twice that), the
+    # rotary embedding on queries and keys (20 B each way per element) and SwiGLU (10 and 18 B per
+    # element of the FFN width, where one kernel moves 6 and 12), all at the HBM rate.
+    model = tr.transformer_model("Llama 3 8B")
+    hbm = tr.DEFAULT_EFFICIENCIES.memory_bandwidth * catalog.gpu("A100 SXM").hbm_bandwidth_bytes_per_s
+    tokens = 2 * model.sequence_length
+    norm = 2 * (sum(tr.EAGER_RMSNORM_BYTES) - 3 * (2 + 2)) * model.hidden_size
+    rotary = sum(tr.EAGER_ROTARY_BYTES) * (model.hidden_size + model.kv_size)
+    gated = (sum(tr.EAGER_GATED_ACTIVATION_BYTES) - 3 * 6) * model.ffn_hidden_size
+    assert (norm, rotary, gated) == (2 * 100 * 4096, 40 * (4096 + 1024), 10 * 14336)
+    expected = model.layers * tokens * (norm + rotary + gated) / hbm
+    fused, eager = (_eager_step(model, flag) for flag in (False, True))
+    assert eager.compute_s - fused.compute_s == pytest.approx(expected, rel=1e-9)
+    assert 0.05 < expected / fused.compute_s < 0.15
+
+
+def test_eager_elementwise_leaves_models_without_those_ops_and_fused_stacks_alone():
+    gpt = tr.transformer_model("GPT-3 175B")
+    gpt = dataclasses.replace(gpt, layers=2, name="two GPT-3 layers")      # LayerNorm, learned positions, GELU
+    assert _eager_step(gpt, True).step_s == _eager_step(gpt, False).step_s
+    llama = tr.transformer_model("Llama 3 8B")
+    assert (_eager_step(llama, True, fused_norm_activation=True).step_s
+            == _eager_step(llama, False, fused_norm_activation=True).step_s)
+    assert _eager_step(llama, True).step_s > _eager_step(llama, False).step_s
+
+
+def test_eager_stacks_are_the_pytorch_ones_that_run_llama_op_by_op():
+    eager = {name for name, stack in tr.SOFTWARE.items() if stack.eager_elementwise}
+    assert eager == {"PyTorch FSDP", "torchtitan 2024"}
+    assert set(tr.EAGER_ELEMENTWISE_SOURCES) <= set(tr.software("torchtitan 2024").sources)
 
 
 def test_fp32_weights_gather_twice_the_bytes(monkeypatch):

@@ -310,6 +310,54 @@ TORCHTITAN_A100_RUNS: tuple[PublishedRun, ...] = tuple(
                                          ("Llama 2 70B", 2, "full", 353))))
     for row in rows)
 
+# IBM: fms-fsdp on 128 A100 ---------------------------------------------------------------
+
+FMS_FSDP = Source(
+    title="IBM, fms-fsdp: README, training throughput of Llama 2 7B to 70B on 128 A100", year=2024,
+    url="https://github.com/foundation-model-stack/fms-fsdp/blob/0d319983c4b3b7f7b3b5e2c5e7f746746b6f73a9/README.md",
+    note="per row: sharding strategy (HSDP shards within a node of 8 GPUs and replicates across, FSDP over all "
+         "128), activation checkpointing of every block or none, batch size per GPU, tokens per GPU per second; "
+         "shapes from fms_fsdp/utils/config_utils.py (get_model_config, vocabulary 32,000), 4,096 tokens per "
+         "sequence and BF16 mixed precision (parameters and gradient reductions) from the training config")
+PYTORCH_FSDP_BLOG = Source(
+    title="Team PyTorch at IBM and Team PyTorch at Meta, Maximizing training throughput using PyTorch FSDP",
+    year=2024, url="https://pytorch.org/blog/maximizing-training/",
+    note="the same runs: 128 A100 80GB with 400 Gbps network connectivity and GPUDirect RDMA; SDPA's "
+         "FlashAttention-2; FSDP from PyTorch nightlies after 2.2; torch.compile named as work still to do")
+
+_FMS_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN)
+    "7b": (32, 4096, 32, 32, 11008), "13b": (40, 5120, 40, 40, 13824),
+    "34b": (48, 8192, 64, 8, 22016), "70b": (80, 8192, 64, 8, 28672),
+}
+_FMS_ASSUMPTIONS = (
+    "8 GPUs per node on NVLink 3 (an HGX A100 server)",
+    "400 Gb/s per node (the blog's figure) taken as 4 x 100 Gb/s Ethernet ports; the repository's launch "
+    "scripts set AWS EFA variables",
+    "no torch.compile (the blog lists it as future work): the model's RMSNorm, rotary embedding and SwiGLU "
+    "run op by op",
+)
+
+
+def _fms_fsdp(model, sharding, checkpointing, batch, tokens_per_gpu):
+    layers, hidden, heads, kv, ffn = _FMS_MODELS[model]
+    return PublishedRun(
+        label=f"Llama 2 {model[:-1]}B, 128 x A100, fms-fsdp {sharding}", organisation="IBM",
+        layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=32000,
+        sequence_length=4096, gated_mlp=True, dropout=False, gpu="A100 SXM", gpus=128, gpus_per_node=8,
+        scale_up_link="NVLink 3", scale_out_link="Ethernet 100G", nics_per_node=4, microbatch_size=batch,
+        global_batch_size=128 * batch, recompute="full" if checkpointing else "none", zero_stage=3,
+        shard_group_size=8 if sharding == "HSDP" else None, software="PyTorch FSDP", metric="tokens_per_s",
+        value=128.0 * tokens_per_gpu, assumptions=_FMS_ASSUMPTIONS,
+        source=FMS_FSDP.at(f"table, row {model}"))
+
+
+#: fms-fsdp's table of Llama 2 runs on 128 A100 80GB over 400 Gb/s per node (model, sharding
+#: strategy, activation checkpointing, batch per GPU, tokens per GPU per second).
+FMS_FSDP_A100_RUNS: tuple[PublishedRun, ...] = tuple(_fms_fsdp(*row) for row in (
+    ("7b", "HSDP", False, 2, 3760), ("13b", "HSDP", False, 1, 1700),
+    ("34b", "FSDP", True, 8, 772), ("70b", "FSDP", True, 6, 380),
+))
+
 # Meta: Llama 3 405B ---------------------------------------------------------------------
 
 _LLAMA3_TABLE4 = LLAMA3.at("Table 4; Table 3; §3.3.1-3.3.2",
@@ -731,4 +779,4 @@ NEMO_LONG_SEQUENCE_H100: tuple[PublishedRun, ...] = tuple(_nemo_long_sequence(*r
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
                                            + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
                                            + DGXC_NEMOTRON_2025_H100 + DGXC_LLAMA31_2025_H100
-                                           + MEGATRON_BRIDGE_2511_H100 + TORCHTITAN_A100_RUNS)
+                                           + MEGATRON_BRIDGE_2511_H100 + TORCHTITAN_A100_RUNS + FMS_FSDP_A100_RUNS)

@@ -49,8 +49,13 @@ class FidelityRow:
         return self.predicted / self.published - 1.0
 
 
-def replay(run) -> TrainingStep:
-    """The model's :class:`TrainingStep` for a published run, from the inputs its source states."""
+def replay(run, software=None) -> TrainingStep:
+    """The model's :class:`TrainingStep` for a published run, from the inputs its source states.
+
+    ``software`` (a name in ``training.SOFTWARE`` or a :class:`Software`) replays it
+    with another stack instead of the one the run names: what the run would have
+    done, by the model, had one thing in its stack been different.
+    """
     model = TransformerModel.llama(
         layers=run.layers, hidden_size=run.hidden_size, heads=run.heads, kv_heads=run.kv_heads,
         ffn_hidden_size=run.ffn_hidden_size, vocabulary_size=run.vocabulary_size,
@@ -71,7 +76,7 @@ def replay(run) -> TrainingStep:
                              microbatch_size=run.microbatch_size, recompute=run.recompute,
                              sequence_parallel=run.sequence_parallel, zero_stage=run.zero_stage,
                              shard_group_size=run.shard_group_size, uneven_pipeline=run.uneven_pipeline)
-    return training_step(model, hardware, config, run.software)
+    return training_step(model, hardware, config, run.software if software is None else software)
 
 
 _METRIC_OF_STEP = {

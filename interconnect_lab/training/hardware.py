@@ -170,6 +170,50 @@ FLASH_ATTENTION_TRITON = Source(
 FLASH_ATTENTION_BACKWARD_FLOPS = 2.5
 FLASH_ATTENTION_BACKWARD_SOURCE = FLASH_ATTENTION_BENCHMARK.at("flops()")
 
+TORCHTITAN_RMSNORM = Source(
+    title="torchtitan: torchtitan/models/norms.py (RMSNorm)", year=2024,
+    url="https://github.com/pytorch/torchtitan/blob/026e23a981dee27d41a8637baad651656698b6f8/torchtitan/models/norms.py",
+    locator="class RMSNorm",
+    note="forward: self._norm(x.float()).type_as(x) * self.weight, _norm being "
+         "x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps); the default norm_type 'rmsnorm' "
+         "(train_configs/llama2_13b.toml: norm_type 'rmsnorm', compile false)")
+TORCHTITAN_LLAMA = Source(
+    title="torchtitan: torchtitan/models/llama/model.py", year=2024,
+    url="https://github.com/pytorch/torchtitan/blob/0199cbc1ba671c15df501fd9aa8bb68afd4352fd/torchtitan/models/llama/model.py",
+    locator="apply_rotary_emb, FeedForward.forward",
+    note="rotary embedding: view_as_complex(xq.float()...) * freqs_cis, view_as_real, type_as(xq); "
+         "MLP: self.w2(F.silu(self.w1(x)) * self.w3(x))")
+FMS_ELEMENTWISE = Source(
+    title="IBM, foundation-model-stack: fms/modules/layernorm.py and fms/modules/positions.py", year=2024,
+    url="https://github.com/foundation-model-stack/foundation-model-stack/blob/0790a1500927763a763dddf34dfbf08099201a73/fms/modules/layernorm.py",
+    locator="LayerNormParameterized.forward; RotaryEmbedding.adjusted_qk",
+    note="the same FP32 RMSNorm op by op (use_high_precision_pow); the rotation as a broadcast product with "
+         "2 x 2 FP32 matrices and a sum (positions.py), more bytes than torchtitan's complex product")
+#: Where the eager element-wise costs are counted from.
+EAGER_ELEMENTWISE_SOURCES = (TORCHTITAN_RMSNORM, TORCHTITAN_LLAMA, FMS_ELEMENTWISE)
+
+#: HBM bytes per element of an RMSNorm written as PyTorch tensor ops, forward and backward [B]
+#: (``EAGER_ELEMENTWISE_SOURCES``), for a BF16 residual stream: torchtitan's RMSNorm
+#: (``self._norm(x.float()).type_as(x) * self.weight``, the ``_norm`` being
+#: ``x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)``), each op its own kernel. Forward:
+#: the FP32 cast (read 2, write 4), the square (4, 4), the mean (read 4), the product with the
+#: reciprocal root (4, 4), the cast back (4, 2) and the weight (2, 2): 36. Backward, autograd's
+#: kernels in reverse: the weight's product and its gradient's reduction (12), the cast (6), the
+#: product's two gradients (8 and 16), the mean's expanded gradient (4), the square's (12), the
+#: two paths summed (12) and the cast back (6): 76.
+EAGER_RMSNORM_BYTES = (36.0, 76.0)
+#: HBM bytes per element of a query or key that a rotary embedding written as PyTorch tensor ops
+#: moves, forward and backward [B]: torchtitan's ``apply_rotary_emb`` casts to FP32 (read 2,
+#: write 4), multiplies by the complex frequencies (4, 4) and casts back (4, 2); its backward
+#: runs the same three kernels the other way.
+EAGER_ROTARY_BYTES = (20.0, 20.0)
+#: HBM bytes per element of the MLP's wide tensor that a gated activation written as
+#: ``F.silu(w1(x)) * w3(x)`` moves, forward and backward [B]: the SiLU (read 2, write 2) and
+#: the product (read 4, write 2); backward the product's two gradients (6 each) and the SiLU's
+#: (read 4, write 2).
+EAGER_GATED_ACTIVATION_BYTES = (10.0, 18.0)
+
+
 class AttentionShare(NamedTuple):
     """Share of a GPU's dense BF16 peak one attention kernel reaches, per pass [-]."""
 
@@ -328,6 +372,19 @@ class Software:
     fused_norm_activation : bool
         LayerNorm and the MLP activation fused into neighbouring kernels
         (MegaScale §3.4 "efficient operators"): their separate HBM round trips vanish.
+    eager_elementwise : bool
+        The model's RMSNorms, rotary embedding and gated activation are
+        written as PyTorch tensor ops and run without ``torch.compile``, each
+        op its own kernel, the norm and the rotation upcast to FP32, as in
+        torchtitan's Llama (``RMSNorm``, ``apply_rotary_emb``,
+        ``F.silu(w1(x)) * w3(x)``). Their HBM traffic is counted from that code
+        (``training.EAGER_RMSNORM_BYTES``, ``EAGER_ROTARY_BYTES``,
+        ``EAGER_GATED_ACTIVATION_BYTES``): per element of a norm 36 B forward
+        and 76 B backward where one fused kernel moves 4 and 8. Other eager
+        Llama code moves as much or more (IBM's FMS rotates by 2 x 2 matrices in
+        FP32). Off: those ops move one read and one write per element. Nothing
+        changes for a model without them (LayerNorm, learned positions, a
+        two-matrix MLP), and ``fused_norm_activation`` takes precedence.
     parallel_block : bool
         Attention and MLP read the same normalised input and their outputs are
         summed (GPT-J/PaLM block): one norm, one residual add and one
@@ -400,6 +457,7 @@ class Software:
     gemm_precision: str = "bf16"
     context_parallel_overlap: bool = True
     fused_norm_activation: bool = False
+    eager_elementwise: bool = False
     parallel_block: bool = False
     tensor_parallel_overlap: bool = False
     tensor_parallel_backward_overlap: bool = False

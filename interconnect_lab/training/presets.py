@@ -70,7 +70,7 @@ MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
 from .models import TransformerModel
-from .hardware import Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS
+from .hardware import EAGER_ELEMENTWISE_SOURCES, Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS
 
 
 GPT3 = Source(
@@ -190,22 +190,25 @@ def _software():
     zero_pp = dataclasses.replace(
         deepspeed, name="DeepSpeed ZeRO++", quantized_weights=True, hierarchical_partition=True,
         quantized_gradients=True, sources=(ZERO_PLUS_PLUS,))
+    # PyTorch FSDP around a model written op by op and run without torch.compile, as torchtitan's
+    # and IBM's Llama are: their RMSNorm, rotary embedding and SwiGLU run kernel by kernel.
+    sharding = PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
+                               "backward prefetch, reduce-scatter after backward")
     fsdp = Software(
         name="PyTorch FSDP", flash_attention=True, data_parallel_overlap=True, gradient_bytes=2,
-        scatter_gather=False,
-        sources=(PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
-                                 "backward prefetch, reduce-scatter after backward"),))
+        scatter_gather=False, eager_elementwise=True, sources=(sharding,) + EAGER_ELEMENTWISE_SOURCES)
     # MosaicML's llm-foundry benchmarks of 2023: FSDP through Composer, the Triton FlashAttention
     # kernel, and Composer's FSDP mixed precision, PURE (BF16 weights) or DEFAULT (FP32 weights).
+    # MPT's low-precision LayerNorm and its GELU are one kernel each; ALiBi runs inside attention.
     llm_foundry = dataclasses.replace(
-        fsdp, name="llm-foundry 2023, PURE", attention_kernel="FlashAttention-1",
-        sources=fsdp.sources + (LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='PURE'")))
+        fsdp, name="llm-foundry 2023, PURE", attention_kernel="FlashAttention-1", eager_elementwise=False,
+        sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='PURE'")))
     llm_foundry_fp32 = dataclasses.replace(
         llm_foundry, name="llm-foundry 2023, DEFAULT", fp32_weights=True,
-        sources=fsdp.sources + (LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='DEFAULT'"),
-                                PYTORCH_AMP))
+        sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='DEFAULT'"),
+                 PYTORCH_AMP))
     # torchtitan: FSDP2 with BF16 compute weights and FP32 gradient reductions, SDPA's
-    # FlashAttention-2 kernel, unfused norms and activations (eager mode).
+    # FlashAttention-2 kernel, norms, rotary embedding and activations op by op (eager mode).
     torchtitan = dataclasses.replace(
         fsdp, name="torchtitan 2024", gradient_bytes=4, attention_kernel="FlashAttention-2",
         sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG,))

@@ -16,7 +16,10 @@ from .models import (
     KORTHIKANTI, RECOMPUTATION, TransformerModel, _embedding_parameters, _forward_flops_per_token,
     _layer_parameters, flops_per_token, training_time_s,
 )
-from .hardware import FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share
+from .hardware import (
+    EAGER_GATED_ACTIVATION_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster,
+    Efficiencies, Software, attention_share,
+)
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
     transformer_model,
@@ -556,6 +559,36 @@ def _projection_gemm_s(model, gpu, gemm_rate, tokens, t, precision="bf16"):
     return forward, backward, column_weight_gradient
 
 
+def _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream, hbm_rate):
+    """Extra forward and backward time of element-wise ops written as PyTorch tensor ops [s].
+
+    With ``Software.eager_elementwise`` the RMSNorms, the rotary embedding and the
+    gated activation run op by op (:data:`EAGER_RMSNORM_BYTES`,
+    :data:`EAGER_ROTARY_BYTES`, :data:`EAGER_GATED_ACTIVATION_BYTES`): what
+    they move beyond the one read and one write per element that the norm and
+    activation terms of :func:`_layer_terms` charge. Zero otherwise, with
+    ``fused_norm_activation``, and for the parts a model does not have
+    (LayerNorm, learned positions, a two-matrix MLP).
+    """
+    if not software.eager_elementwise or software.fused_norm_activation:
+        return 0.0, 0.0
+    h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
+    forward = backward = 0.0
+    if model.norm == "rmsnorm":
+        elements = blocks * tokens * h / replicated
+        forward = forward + (EAGER_RMSNORM_BYTES[0] - (stream + 2)) * elements
+        backward = backward + (EAGER_RMSNORM_BYTES[1] - 2 * (stream + 2)) * elements
+    if not model.learned_positions:
+        elements = tokens * (h + kv) / t
+        forward = forward + EAGER_ROTARY_BYTES[0] * elements
+        backward = backward + EAGER_ROTARY_BYTES[1] * elements
+    if model.gated_mlp:
+        elements = tokens * f / t
+        forward = forward + (EAGER_GATED_ACTIVATION_BYTES[0] - 2 * model.mlp_matrices) * elements
+        backward = backward + (EAGER_GATED_ACTIVATION_BYTES[1] - 4 * model.mlp_matrices) * elements
+    return forward / hbm_rate, backward / hbm_rate
+
+
 def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp, gpus):
     """Compute and tensor/context-parallel collectives of one layer and microbatch (see the module docstring)."""
     h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
@@ -592,6 +625,8 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
             backward_attention_rate = np.minimum(gemm_rate, share.backward * cluster_.peak_flop_per_s)
     core_s = core_flops / attention_rate + core_bytes / hbm_rate
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
+    eager_forward_s, eager_backward_s = _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream,
+                                                             hbm_rate)
     projection_forward_s, projection_backward_s, column_weight_gradient_s = _projection_gemm_s(
         model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t,
         software.gemm_precision)
@@ -609,11 +644,12 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
         outputs = tokens * ((h + 2 * kv) / t + h + (model.mlp_matrices - 1) * f / t + h)
         quantize_forward_s = _FP8_QUANTIZE_BYTES * inputs / hbm_rate
         quantize_backward_s = _FP8_QUANTIZE_BYTES * outputs / hbm_rate
-    forward_s = core_s + projection_forward_s + elementwise_s + quantize_forward_s
-    backward_s = backward_core_s + 2 * elementwise_s + projection_backward_s + quantize_backward_s
+    forward_s = core_s + projection_forward_s + elementwise_s + eager_forward_s + quantize_forward_s
+    backward_s = (backward_core_s + 2 * elementwise_s + eager_backward_s + projection_backward_s
+                  + quantize_backward_s)
     share = RECOMPUTATION[recompute]
     recompute_s = (share.projections * projection_forward_s + share.attention * core_s
-                   + share.elementwise * (elementwise_s + quantize_forward_s))
+                   + share.elementwise * (elementwise_s + eager_forward_s + quantize_forward_s))
     layer_s = forward_s + backward_s + recompute_s
     layer_gemm_s = (projection_forward_s + projection_backward_s + share.projections * projection_forward_s
                     + (1 + backward_core + share.attention) * core_flops / gemm_rate)
