@@ -17,7 +17,7 @@ from interconnect_lab.published import (
 )
 from interconnect_lab.published.training_runs import (
     BLOOM_176B, DGXC_LLAMA31_2025_GB200, DGXC_LLAMA31_2025_H100, DGXC_RUNS, DGXC_NEMOTRON_2025_GB200,
-    DGXC_NEMOTRON_2025_H100, FLASH_ATTENTION_2_RUNS, FMS_FSDP_A100_RUNS, KORTHIKANTI_RUNS,
+    DGXC_NEMOTRON_2025_H100, FLASH_ATTENTION_2_RUNS, FMS_FSDP_A100_RUNS, FMS_FSDP_H100_RUNS, KORTHIKANTI_RUNS,
     LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_30B_32_A100_40GB, LLM_FOUNDRY_1B_BY_LENGTH, LLM_FOUNDRY_BENCHMARKS,
     LLM_FOUNDRY_A100_80GB_ONE_NODE,
     MEGATRON_BRIDGE_2511_BLACKWELL, MEGATRON_BRIDGE_2511_H100, NEMO_LONG_SEQUENCE_H100, TORCHTITAN_A100_RUNS,
@@ -678,3 +678,17 @@ def test_ibm_13b_run_hides_communication_that_fills_most_of_its_compute():
     assert rows[40].step.data_parallel_s < 0.05 * rows[40].step.step_s
     ranked = sorted(tr.fidelity_table(), key=lambda row: -abs(row.error))
     assert ranked[1].run is rows[40].run
+
+
+def test_the_model_overrates_ibms_eager_fsdp_runs_on_h100():
+    # The PyTorch blog's Table 1 (2024-03-13), H100 80GB columns: Llama 2 on 96 H100 over 800 Gb/s
+    # per node, two sequences per GPU. Kept out of the fidelity table (each row's sharding and the
+    # 13B row's checkpointing frequency are not stated). Measured: +30.8% (7B), +24.0%, +12.4%,
+    # +10.0% (70B); the smaller the model, the further. Pinned so that closing the gap is a
+    # deliberate change.
+    rows = tr.fidelity_table(FMS_FSDP_H100_RUNS)
+    errors = [row.error for row in rows]
+    assert [row.run.layers for row in rows] == [32, 40, 48, 80]
+    assert all(0.05 < error < 0.35 for error in errors)
+    assert errors == sorted(errors, reverse=True)
+    assert not set(FMS_FSDP_H100_RUNS) & set(TRAINING_RUNS)
