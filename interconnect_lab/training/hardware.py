@@ -379,10 +379,10 @@ class Software:
         torchtitan's Llama (``RMSNorm``, ``apply_rotary_emb``,
         ``F.silu(w1(x)) * w3(x)``). Their HBM traffic is counted from that code
         (``training.EAGER_RMSNORM_BYTES``, ``EAGER_ROTARY_BYTES``,
-        ``EAGER_GATED_ACTIVATION_BYTES``): per element of a norm 36 B forward
-        and 76 B backward where one fused kernel moves 4 and 8. Other eager
-        Llama code moves as much or more (IBM's FMS rotates by 2 x 2 matrices in
-        FP32). Off: those ops move one read and one write per element. Nothing
+        ``EAGER_GATED_ACTIVATION_BYTES``): a norm moves about ten times the
+        bytes per element of one fused kernel. Other eager Llama code moves as
+        much or more (IBM's FMS rotates by 2 x 2 matrices in FP32). Off: those
+        ops move one read and one write per element. Nothing
         changes for a model without them (LayerNorm, learned positions, a
         two-matrix MLP), and ``fused_norm_activation`` takes precedence.
     parallel_block : bool
