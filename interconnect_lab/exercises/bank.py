@@ -15,6 +15,8 @@ their inputs (catalog entries, sizes, counts, assumptions) and never the answer.
 
 from __future__ import annotations
 
+import dataclasses
+
 from .. import (
     catalog, collectives, energy, fabric, inference, memory, moe, rdma, reliability, roadmap, silicon, topology,
     training,
@@ -504,7 +506,22 @@ CH8 = [
             lambda: _titan_checkpointing_charge(), unit="%", scale=0.01,
             hint="`training.replay(run).step_s` for the two rows with `run.layers == 40` and recompute 'none' "
                  "and 'every other layer'; the published rows give tokens per second at the same batch."),
+    numeric("ch8.ex9", "What eager kernels cost",
+            "torchtitan's Llama 2 13B row without checkpointing (published.training_runs.TORCHTITAN_A100_RUNS) "
+            "ran its RMSNorm, rotary embedding and SwiGLU op by op. Replay it with its own stack and with the "
+            "same stack but those ops charged as one kernel each (Software.eager_elementwise off). By what share "
+            "is the eager step longer?",
+            lambda: _titan_eager_cost(), unit="%", scale=0.01,
+            hint="`training.replay(run, software=...)` with `dataclasses.replace(training.software(run.software), "
+                 "eager_elementwise=False)`; compare the two `step_s`."),
 ]
+
+
+def _titan_eager_cost():
+    from ..published.training_runs import TORCHTITAN_A100_RUNS
+    (run,) = [run for run in TORCHTITAN_A100_RUNS if run.layers == 40 and run.recompute == "none"]
+    one_kernel_each = dataclasses.replace(training.software(run.software), eager_elementwise=False)
+    return training.replay(run).step_s / training.replay(run, software=one_kernel_each).step_s - 1
 
 
 def _titan_checkpointing_charge():
