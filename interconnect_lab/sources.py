@@ -122,6 +122,13 @@ MLENG_NETWORK = Source(
     note="secondary: a maintained compilation of vendor figures and measurements",
 )
 
+TORCHTITAN_H100_BENCHMARK = Source(
+    title="torchtitan: benchmarks/llama3_h100_202412_torchtitan.md (Llama 3.1 on H100, December 2024)", year=2024,
+    url="https://github.com/pytorch/torchtitan/blob/31a17bfdb70bab6f62a13d21816a5339b911d6e3/"
+        "benchmarks/llama3_h100_202412_torchtitan.md",
+    note="Grand Teton hosts of 8 H100 (96 GB HBM2e at 2.4 TB/s, the default 500 W power limit) on NVLink, "
+         "400 Gb/s of RDMA network per GPU; TPS per GPU read at the 90th iteration; torch 1963fc8, "
+         "torchtitan 9dec370")
 SC21 = Source(
     title=("D. Narayanan et al., Efficient Large-Scale Language Model Training on GPU "
            "Clusters Using Megatron-LM, SC21"),

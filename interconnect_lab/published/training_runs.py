@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..sources import FLASH_ATTENTION_2, LLAMA3, Source
+from ..sources import FLASH_ATTENTION_2, LLAMA3, TORCHTITAN_H100_BENCHMARK, Source
 
 __all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS", "LLM_FOUNDRY_1B_A100_40GB", "LLM_FOUNDRY_1B_BY_LENGTH", "LLM_FOUNDRY_A100_80GB_ONE_NODE", "DGXC_RUNS", "METRICS"]
 
@@ -309,6 +309,34 @@ TORCHTITAN_A100_RUNS: tuple[PublishedRun, ...] = tuple(
                                          ("Llama 2 70B", 1, "selective op", 355),
                                          ("Llama 2 70B", 2, "full", 353))))
     for row in rows)
+
+
+def _torchtitan_h100(gpus, software, tps, table):
+    return PublishedRun(
+        label=f"Llama 3.1 8B, {gpus} x H100, torchtitan{', compiled' if software.endswith('compiled') else ''}",
+        organisation="Meta", layers=32, hidden_size=4096, heads=32, kv_heads=8, ffn_hidden_size=14336,
+        vocabulary_size=128256, sequence_length=8192, gated_mlp=True, dropout=False, gpu="H100 SXM", gpus=gpus,
+        gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="Ethernet 400G", nics_per_node=8,
+        microbatch_size=2, global_batch_size=2 * gpus, recompute="every other matmul", zero_stage=3,
+        software=software, metric="tokens_per_s", value=float(gpus * tps),
+        assumptions=(
+            "their H100s have 96 GB of HBM2e at 2.4 TB/s and a 500 W power limit, which the catalog lacks; the "
+            "catalog's H100 SXM stands in, so compare the two rows' ratio, not either row's figure",
+            "400 Gb/s of RDMA network per GPU taken as one 400 Gb/s Ethernet port per GPU",
+            "'selective' checkpointing taken as torchtitan's 'op' option, as its Llama 3 8B config sets it",
+        ),
+        source=TORCHTITAN_H100_BENCHMARK.at(f"Table {table}, rows FSDP and FSDP + torch.compile"))
+
+
+#: torchtitan's H100 benchmark of December 2024: Llama 3.1 8B with FSDP on 8 and on 128 H100, two
+#: sequences per GPU, without and with torch.compile (GPUs, stack, tokens per GPU per second,
+#: table). Not in the fidelity table, since the catalog lacks their 500 W, HBM2e H100: they
+#: measure what compiling bought, which the model reads as the element-wise ops of
+#: ``Software.eager_elementwise`` moving each element once (chapter 8, tests/test_fidelity.py).
+TORCHTITAN_H100_COMPILE_RUNS: tuple[PublishedRun, ...] = tuple(_torchtitan_h100(*row) for row in (
+    (8, "torchtitan 2024", 5762, 1), (8, "torchtitan 2024, compiled", 6667, 1),
+    (128, "torchtitan 2024", 5605, 3), (128, "torchtitan 2024, compiled", 6514, 3),
+))
 
 # IBM: fms-fsdp on 128 A100 ---------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 from .. import catalog
 from .._validation import check_choice, check_integer
-from ..sources import LLAMA3, MEGASCALE, SC21, Source
+from ..sources import LLAMA3, MEGASCALE, SC21, TORCHTITAN_H100_BENCHMARK, Source
 
 PYTORCH_FSDP = Source(
     title="Y. Zhao et al., PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel",
@@ -212,6 +212,12 @@ def _software():
     torchtitan = dataclasses.replace(
         fsdp, name="torchtitan 2024", gradient_bytes=4, attention_kernel="FlashAttention-2",
         sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG,))
+    # ... with torch.compile on each transformer block: Inductor fuses each chain of element-wise
+    # ops into one kernel, so the norms, rotary embedding and SwiGLU move each element once.
+    torchtitan_compiled = dataclasses.replace(
+        torchtitan, name="torchtitan 2024, compiled", eager_elementwise=False,
+        sources=(torchtitan.sources[0], TORCHTITAN_JOB_CONFIG, TORCHTITAN_H100_BENCHMARK.at(
+            "Tables 1 and 3", note="FSDP against FSDP + torch.compile, which compiles each TransformerBlock")))
     # The GPT training code of the flash-attention repository, with which FlashAttention-2's
     # paper measured end-to-end throughput (§4.2, Table 1), with either generation of the kernel.
     flash_attention_gpt = Software(
@@ -239,7 +245,8 @@ def _software():
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
     return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron_2022, megatron, megascale, deepspeed, zero_pp,
-                                                 fsdp, llm_foundry, llm_foundry_fp32, torchtitan, flash_attention_gpt,
+                                                 fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled,
+                                                 flash_attention_gpt,
                                                  flash_attention_1_gpt, llama3,
                                                  megatron_core, megatron_core_fp8)})
 
