@@ -313,7 +313,7 @@ TORCHTITAN_A100_RUNS: tuple[PublishedRun, ...] = tuple(
 
 def _torchtitan_h100(gpus, software, tps, table):
     return PublishedRun(
-        label=f"Llama 3.1 8B, {gpus} x H100, torchtitan{', compiled' if software.endswith('compiled') else ''}",
+        label=f"Llama 3.1 8B, {gpus} x H100, {software}",
         organisation="Meta", layers=32, hidden_size=4096, heads=32, kv_heads=8, ffn_hidden_size=14336,
         vocabulary_size=128256, sequence_length=8192, gated_mlp=True, dropout=False, gpu="H100 SXM", gpus=gpus,
         gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="Ethernet 400G", nics_per_node=8,
@@ -324,18 +324,26 @@ def _torchtitan_h100(gpus, software, tps, table):
             "catalog's H100 SXM stands in, so compare the two rows' ratio, not either row's figure",
             "400 Gb/s of RDMA network per GPU taken as one 400 Gb/s Ethernet port per GPU",
             "'selective' checkpointing taken as torchtitan's 'op' option, as its Llama 3 8B config sets it",
-        ),
-        source=TORCHTITAN_H100_BENCHMARK.at(f"Table {table}, rows FSDP and FSDP + torch.compile"))
+        ) + (("FSDP's all-gathers in FP8 not stated: BF16 gathers",) if software.endswith("FP8") else ()),
+        source=TORCHTITAN_H100_BENCHMARK.at(f"Table {table}, row {_TORCHTITAN_H100_TECHNIQUES[software]}"))
+
+
+#: The benchmark's "Techniques" column, by the stack the library replays each row with.
+_TORCHTITAN_H100_TECHNIQUES = {"torchtitan 2024": "FSDP", "torchtitan 2024, compiled": "FSDP + torch.compile",
+                               "torchtitan 2024, compiled FP8": "FSDP + torch.compile + Float8"}
 
 
 #: torchtitan's H100 benchmark of December 2024: Llama 3.1 8B with FSDP on 8 and on 128 H100, two
-#: sequences per GPU, without and with torch.compile (GPUs, stack, tokens per GPU per second,
-#: table). Not in the fidelity table, since the catalog lacks their 500 W, HBM2e H100: they
-#: measure what compiling bought, which the model reads as the element-wise ops of
-#: ``Software.eager_elementwise`` moving each element once (chapter 8, tests/test_fidelity.py).
+#: sequences per GPU, eager, with torch.compile, and with torch.compile and Float8 (GPUs, stack,
+#: tokens per GPU per second, table). Not in the fidelity table, since the catalog lacks their
+#: 500 W, HBM2e H100: they measure what compiling bought, which the model reads as the
+#: element-wise ops of ``Software.eager_elementwise`` moving each element once, and what FP8 then
+#: bought (chapter 8, tests/test_fidelity.py).
 TORCHTITAN_H100_COMPILE_RUNS: tuple[PublishedRun, ...] = tuple(_torchtitan_h100(*row) for row in (
     (8, "torchtitan 2024", 5762, 1), (8, "torchtitan 2024, compiled", 6667, 1),
+    (8, "torchtitan 2024, compiled FP8", 8532, 1),
     (128, "torchtitan 2024", 5605, 3), (128, "torchtitan 2024, compiled", 6514, 3),
+    (128, "torchtitan 2024, compiled FP8", 8380, 3),
 ))
 
 # IBM: fms-fsdp on 128 A100 ---------------------------------------------------------------

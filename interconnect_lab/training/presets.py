@@ -218,6 +218,11 @@ def _software():
         torchtitan, name="torchtitan 2024, compiled", eager_elementwise=False,
         sources=(torchtitan.sources[0], TORCHTITAN_JOB_CONFIG, TORCHTITAN_H100_BENCHMARK.at(
             "Tables 1 and 3", note="FSDP against FSDP + torch.compile, which compiles each TransformerBlock")))
+    # ... and with torchao's Float8 linear layers (FP8 GEMMs through cuBLAS, dynamic scaling).
+    torchtitan_compiled_fp8 = dataclasses.replace(
+        torchtitan_compiled, name="torchtitan 2024, compiled FP8", gemm_precision="fp8",
+        sources=torchtitan_compiled.sources[:2] + (TORCHTITAN_H100_BENCHMARK.at(
+            "Tables 1 and 3", note="FSDP + torch.compile + Float8: torchao's Float8 linear layers"),))
     # The GPT training code of the flash-attention repository, with which FlashAttention-2's
     # paper measured end-to-end throughput (§4.2, Table 1), with either generation of the kernel.
     flash_attention_gpt = Software(
@@ -246,6 +251,7 @@ def _software():
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
     return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron_2022, megatron, megascale, deepspeed, zero_pp,
                                                  fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled,
+                                                 torchtitan_compiled_fp8,
                                                  flash_attention_gpt,
                                                  flash_attention_1_gpt, llama3,
                                                  megatron_core, megatron_core_fp8)})
