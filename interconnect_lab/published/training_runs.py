@@ -374,55 +374,56 @@ _FMS_ASSUMPTIONS = (
 )
 
 
-def _fms_fsdp(model, sharding, checkpointing, batch, tokens_per_gpu):
+#: The two clusters of IBM's runs: GPU, GPUs, NVLink, 100 Gb/s Ethernet ports per node of 8.
+_FMS_CLUSTERS = {"A100": ("A100 SXM", 128, "NVLink 3", 4), "H100": ("H100 SXM", 96, "NVLink 4", 8)}
+
+
+def _fms_fsdp(model, cluster, sharding, recompute, batch, tokens_per_gpu, *, assumptions, source, label=""):
+    """One of IBM's runs: ``sharding`` "HSDP" (shard within a node) or "FSDP" (over every GPU)."""
     layers, hidden, heads, kv, ffn = _FMS_MODELS[model]
+    gpu, gpus, scale_up_link, nics_per_node = _FMS_CLUSTERS[cluster]
     return PublishedRun(
-        label=f"Llama 2 {model[:-1]}B, 128 x A100, fms-fsdp {sharding}", organisation="IBM",
+        label=f"Llama 2 {model[:-1]}B, {gpus} x {cluster}, fms-fsdp{label}", organisation="IBM",
         layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=32000,
-        sequence_length=4096, gated_mlp=True, dropout=False, gpu="A100 SXM", gpus=128, gpus_per_node=8,
-        scale_up_link="NVLink 3", scale_out_link="Ethernet 100G", nics_per_node=4, microbatch_size=batch,
-        global_batch_size=128 * batch, recompute="full" if checkpointing else "none", zero_stage=3,
+        sequence_length=4096, gated_mlp=True, dropout=False, gpu=gpu, gpus=gpus, gpus_per_node=8,
+        scale_up_link=scale_up_link, scale_out_link="Ethernet 100G", nics_per_node=nics_per_node,
+        microbatch_size=batch, global_batch_size=gpus * batch, recompute=recompute, zero_stage=3,
         shard_group_size=8 if sharding == "HSDP" else None, software="PyTorch FSDP", metric="tokens_per_s",
-        value=128.0 * tokens_per_gpu, assumptions=_FMS_ASSUMPTIONS,
-        source=FMS_FSDP.at(f"table, row {model}"))
+        value=float(gpus * tokens_per_gpu), assumptions=assumptions, source=source)
 
 
 #: fms-fsdp's table of Llama 2 runs on 128 A100 80GB over 400 Gb/s per node (model, sharding
 #: strategy, activation checkpointing, batch per GPU, tokens per GPU per second).
-FMS_FSDP_A100_RUNS: tuple[PublishedRun, ...] = tuple(_fms_fsdp(*row) for row in (
-    ("7b", "HSDP", False, 2, 3760), ("13b", "HSDP", False, 1, 1700),
-    ("34b", "FSDP", True, 8, 772), ("70b", "FSDP", True, 6, 380),
-))
+FMS_FSDP_A100_RUNS: tuple[PublishedRun, ...] = tuple(
+    _fms_fsdp(model, "A100", sharding, recompute, batch, tokens_per_gpu, assumptions=_FMS_ASSUMPTIONS,
+              source=FMS_FSDP.at(f"table, row {model}"), label=f" {sharding}")
+    for model, sharding, recompute, batch, tokens_per_gpu in (
+        ("7b", "HSDP", "none", 2, 3760), ("13b", "HSDP", "none", 1, 1700),
+        ("34b", "FSDP", "full", 8, 772), ("70b", "FSDP", "full", 6, 380),
+    ))
 
-
-def _fms_fsdp_h100(model, checkpointing, tokens_per_gpu):
-    layers, hidden, heads, kv, ffn = _FMS_MODELS[model]
-    hybrid = model in ("7b", "13b")
-    return PublishedRun(
-        label=f"Llama 2 {model[:-1]}B, 96 x H100, fms-fsdp", organisation="IBM",
-        layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn, vocabulary_size=32000,
-        sequence_length=4096, gated_mlp=True, dropout=False, gpu="H100 SXM", gpus=96, gpus_per_node=8,
-        scale_up_link="NVLink 4", scale_out_link="Ethernet 100G", nics_per_node=8, microbatch_size=2,
-        global_batch_size=96 * 2, recompute=checkpointing, zero_stage=3, shard_group_size=8 if hybrid else None,
-        software="PyTorch FSDP", metric="tokens_per_s", value=96.0 * tokens_per_gpu,
-        assumptions=(
-            "8 GPUs per node on NVLink 4 (an HGX H100 server)",
-            "800 Gb/s per node (the blog's figure) taken as 8 x 100 Gb/s Ethernet ports",
-            "sharding not stated for these rows: hybrid within a node for 7B and 13B, full for 34B and 70B, "
-            "as fms-fsdp's docs/configurations.md advises",
-            "'Selective' checkpointing (13B) checkpoints every n-th block, n not stated: every other block",
-            _FMS_ASSUMPTIONS[2]),
-        source=PYTORCH_FSDP_BLOG.at(f"Table 1, {model.upper()} row, H100 80GB columns"))
-
+_FMS_H100_ASSUMPTIONS = (
+    "8 GPUs per node on NVLink 4 (an HGX H100 server)",
+    "800 Gb/s per node (the blog's figure) taken as 8 x 100 Gb/s Ethernet ports",
+    "sharding not stated for these rows: hybrid within a node for 7B and 13B, full for 34B and 70B, "
+    "as fms-fsdp's docs/configurations.md advises",
+    "'Selective' checkpointing (13B) checkpoints every n-th block, n not stated: every other block",
+    _FMS_ASSUMPTIONS[2],
+)
 
 #: The blog's H100 side of the same table: Llama 2 on 96 H100 80GB over 800 Gb/s per node, two
 #: sequences per GPU (model, activation checkpointing, tokens per GPU per second). Not in the
 #: fidelity table, since the blog leaves each row's sharding and the 13B row's checkpointing
 #: frequency unstated; they show the model overrating eager FSDP runs on H100, which their authors
 #: saw communication show through and suspected HBM bandwidth for (chapter 8, tests/test_fidelity.py).
-FMS_FSDP_H100_RUNS: tuple[PublishedRun, ...] = tuple(_fms_fsdp_h100(*row) for row in (
-    ("7b", "none", 7500), ("13b", "every other layer", 3800), ("34b", "full", 1550), ("70b", "full", 800),
-))
+FMS_FSDP_H100_RUNS: tuple[PublishedRun, ...] = tuple(
+    _fms_fsdp(model, "H100", "HSDP" if model in ("7b", "13b") else "FSDP", recompute, 2, tokens_per_gpu,
+              assumptions=_FMS_H100_ASSUMPTIONS,
+              source=PYTORCH_FSDP_BLOG.at(f"Table 1, {model.upper()} row, H100 80GB columns"))
+    for model, recompute, tokens_per_gpu in (
+        ("7b", "none", 7500), ("13b", "every other layer", 3800), ("34b", "full", 1550), ("70b", "full", 800),
+    ))
+
 
 # Meta: Llama 3 405B ---------------------------------------------------------------------
 
