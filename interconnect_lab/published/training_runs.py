@@ -271,6 +271,7 @@ _TORCHTITAN_MODELS = {   # name: (layers, hidden, heads, KV heads, FFN, vocabula
     "Llama 3 70B": (80, 8192, 64, 8, 28672, 128256, 8192),
     "Llama 2 13B": (40, 5120, 40, 40, 13824, 32000, 4096),
     "Llama 2 70B": (80, 8192, 64, 8, 28672, 32000, 4096),
+    "Llama 3.1 8B": (32, 4096, 32, 8, 14336, 128256, 8192),
 }
 #: The table's "Activation checkpoiting" column, as the library names the policy.
 _TORCHTITAN_CHECKPOINTING = {"selective layer": "every other layer", "selective op": "every other matmul",
@@ -283,23 +284,33 @@ _TORCHTITAN_ASSUMPTIONS = (
 )
 
 
-def _torchtitan(model, local_batch, checkpointing, wps, table):
+#: The clusters of torchtitan's tables: GPU, NVLink, one network port per GPU.
+_TORCHTITAN_CLUSTERS = {"A100": ("A100 SXM", "NVLink 3", "InfiniBand HDR"),
+                        "H100": ("H100 SXM", "NVLink 4", "Ethernet 400G")}
+
+
+def _torchtitan(model, cluster, gpus, local_batch, recompute, software, tokens_per_gpu, *, label, assumptions,
+                source):
+    """One row of torchtitan's tables: FSDP2 over ``gpus`` GPUs, ``local_batch`` sequences each."""
     layers, hidden, heads, kv, ffn, vocabulary, sequence = _TORCHTITAN_MODELS[model]
+    gpu, scale_up_link, scale_out_link = _TORCHTITAN_CLUSTERS[cluster]
     return PublishedRun(
-        label=f"{model}, 64 x A100, torchtitan, {checkpointing} checkpointing", organisation="Meta",
-        layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv, ffn_hidden_size=ffn,
-        vocabulary_size=vocabulary, sequence_length=sequence, gated_mlp=True, dropout=False,
-        gpu="A100 SXM", gpus=64, gpus_per_node=8, scale_up_link="NVLink 3", scale_out_link="InfiniBand HDR",
-        nics_per_node=8, microbatch_size=local_batch, global_batch_size=64 * local_batch,
-        recompute=_TORCHTITAN_CHECKPOINTING[checkpointing], zero_stage=3, software="torchtitan 2024",
-        metric="tokens_per_s", value=64.0 * wps, assumptions=_TORCHTITAN_ASSUMPTIONS,
-        source=TORCHTITAN_PERFORMANCE.at(f'table "{table}", {model} row, {checkpointing} checkpointing'))
+        label=label, organisation="Meta", layers=layers, hidden_size=hidden, heads=heads, kv_heads=kv,
+        ffn_hidden_size=ffn, vocabulary_size=vocabulary, sequence_length=sequence, gated_mlp=True, dropout=False,
+        gpu=gpu, gpus=gpus, gpus_per_node=8, scale_up_link=scale_up_link, scale_out_link=scale_out_link,
+        nics_per_node=8, microbatch_size=local_batch, global_batch_size=gpus * local_batch, recompute=recompute,
+        zero_stage=3, software=software, metric="tokens_per_s", value=float(gpus * tokens_per_gpu),
+        assumptions=assumptions, source=source)
 
 
 #: torchtitan's two tables of FSDP2 runs on 64 A100 80GB: every row (model, batch per GPU,
 #: activation checkpointing, WPS per GPU).
 TORCHTITAN_A100_RUNS: tuple[PublishedRun, ...] = tuple(
-    _torchtitan(*row, table) for table, rows in (
+    _torchtitan(model, "A100", 64, batch, _TORCHTITAN_CHECKPOINTING[checkpointing], "torchtitan 2024", wps,
+                label=f"{model}, 64 x A100, torchtitan, {checkpointing} checkpointing",
+                assumptions=_TORCHTITAN_ASSUMPTIONS,
+                source=TORCHTITAN_PERFORMANCE.at(f'table "{table}", {model} row, {checkpointing} checkpointing'))
+    for table, rows in (
         ("Llama 3 performance numbers", (("Llama 3 8B", 1, "selective layer", 2904),
                                          ("Llama 3 8B", 1, "selective op", 2973),
                                          ("Llama 3 70B", 1, "full", 331))),
@@ -308,26 +319,14 @@ TORCHTITAN_A100_RUNS: tuple[PublishedRun, ...] = tuple(
                                          ("Llama 2 13B", 2, "selective op", 1904),
                                          ("Llama 2 70B", 1, "selective op", 355),
                                          ("Llama 2 70B", 2, "full", 353))))
-    for row in rows)
+    for model, batch, checkpointing, wps in rows)
 
-
-def _torchtitan_h100(gpus, software, tps, table):
-    return PublishedRun(
-        label=f"Llama 3.1 8B, {gpus} x H100, {software}",
-        organisation="Meta", layers=32, hidden_size=4096, heads=32, kv_heads=8, ffn_hidden_size=14336,
-        vocabulary_size=128256, sequence_length=8192, gated_mlp=True, dropout=False, gpu="H100 SXM", gpus=gpus,
-        gpus_per_node=8, scale_up_link="NVLink 4", scale_out_link="Ethernet 400G", nics_per_node=8,
-        microbatch_size=2, global_batch_size=2 * gpus, recompute="every other matmul", zero_stage=3,
-        software=software, metric="tokens_per_s", value=float(gpus * tps),
-        assumptions=(
-            "their H100s have 96 GB of HBM2e at 2.4 TB/s and a 500 W power limit, which the catalog lacks; the "
-            "catalog's H100 SXM stands in, so compare the two rows' ratio, not either row's figure",
-            "400 Gb/s of RDMA network per GPU taken as one 400 Gb/s Ethernet port per GPU",
-            "'selective' checkpointing taken as torchtitan's 'op' option, as its Llama 3 8B config sets it",
-        ) + (("FSDP's all-gathers in FP8 not stated: BF16 gathers",) if software.endswith("FP8") else ()),
-        source=TORCHTITAN_H100_BENCHMARK.at(f"Table {table}, row {_TORCHTITAN_H100_TECHNIQUES[software]}"))
-
-
+_TORCHTITAN_H100_ASSUMPTIONS = (
+    "their H100s have 96 GB of HBM2e at 2.4 TB/s and a 500 W power limit, which the catalog lacks; the "
+    "catalog's H100 SXM stands in, so compare the rows' ratios, not their figures",
+    "400 Gb/s of RDMA network per GPU taken as one 400 Gb/s Ethernet port per GPU",
+    "'selective' checkpointing taken as torchtitan's 'op' option, as its Llama 3 8B config sets it",
+)
 #: The benchmark's "Techniques" column, by the stack the library replays each row with.
 _TORCHTITAN_H100_TECHNIQUES = {"torchtitan 2024": "FSDP", "torchtitan 2024, compiled": "FSDP + torch.compile",
                                "torchtitan 2024, compiled FP8": "FSDP + torch.compile + Float8"}
@@ -339,12 +338,18 @@ _TORCHTITAN_H100_TECHNIQUES = {"torchtitan 2024": "FSDP", "torchtitan 2024, comp
 #: 500 W, HBM2e H100: they measure what compiling bought, which the model reads as the
 #: element-wise ops of ``Software.eager_elementwise`` moving each element once, and what FP8 then
 #: bought (chapter 8, tests/test_fidelity.py).
-TORCHTITAN_H100_COMPILE_RUNS: tuple[PublishedRun, ...] = tuple(_torchtitan_h100(*row) for row in (
-    (8, "torchtitan 2024", 5762, 1), (8, "torchtitan 2024, compiled", 6667, 1),
-    (8, "torchtitan 2024, compiled FP8", 8532, 1),
-    (128, "torchtitan 2024", 5605, 3), (128, "torchtitan 2024, compiled", 6514, 3),
-    (128, "torchtitan 2024, compiled FP8", 8380, 3),
-))
+TORCHTITAN_H100_COMPILE_RUNS: tuple[PublishedRun, ...] = tuple(
+    _torchtitan("Llama 3.1 8B", "H100", gpus, 2, "every other matmul", software, tps,
+                label=f"Llama 3.1 8B, {gpus} x H100, {software}",
+                assumptions=_TORCHTITAN_H100_ASSUMPTIONS
+                + (("FSDP's all-gathers in FP8 not stated: BF16 gathers",) if software.endswith("FP8") else ()),
+                source=TORCHTITAN_H100_BENCHMARK.at(f"Table {table}, row {_TORCHTITAN_H100_TECHNIQUES[software]}"))
+    for gpus, software, tps, table in (
+        (8, "torchtitan 2024", 5762, 1), (8, "torchtitan 2024, compiled", 6667, 1),
+        (8, "torchtitan 2024, compiled FP8", 8532, 1),
+        (128, "torchtitan 2024", 5605, 3), (128, "torchtitan 2024, compiled", 6514, 3),
+        (128, "torchtitan 2024, compiled FP8", 8380, 3),
+    ))
 
 # IBM: fms-fsdp on 128 A100 ---------------------------------------------------------------
 
