@@ -600,6 +600,26 @@ def test_eager_stacks_are_the_pytorch_ones_that_run_llama_op_by_op():
     assert set(tr.EAGER_ELEMENTWISE_SOURCES) <= set(tr.software("torchtitan 2024").sources)
 
 
+def test_an_op_by_op_adam_step_costs_the_bytes_counted_from_pytorchs_adamw():
+    # One GPU updates all of Llama 3 8B: the op-by-op step moves 80 B per parameter against
+    # 24 + 2 + 2 for one fused kernel, at the HBM rate; nothing else in the step changes.
+    model = tr.transformer_model("Llama 3 8B")
+    hbm = tr.DEFAULT_EFFICIENCIES.memory_bandwidth * catalog.gpu("A100 SXM").hbm_bandwidth_bytes_per_s
+    fused, eager = (_eager_step(model, True, fused_optimizer=flag) for flag in (True, False))
+    assert tr.EAGER_ADAMW_BYTES == 80
+    fused_bytes = tr.DEFAULT_EFFICIENCIES.optimizer_bytes_per_parameter + 2 + 2
+    assert eager.optimizer_s - fused.optimizer_s == pytest.approx(
+        tr.parameter_count(model) * (tr.EAGER_ADAMW_BYTES - fused_bytes) / hbm, rel=1e-9)
+    assert eager.step_s - eager.optimizer_s == pytest.approx(fused.step_s - fused.optimizer_s, rel=1e-12)
+
+
+def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():
+    eager = {name for name, stack in tr.SOFTWARE.items() if not stack.fused_optimizer}
+    assert eager == {"PyTorch FSDP", "llm-foundry 2023, PURE", "llm-foundry 2023, DEFAULT", "torchtitan 2024",
+                     "torchtitan 2024, compiled", "torchtitan 2024, compiled FP8"}
+    assert set(tr.EAGER_OPTIMIZER_SOURCES) <= set(tr.software("PyTorch FSDP").sources)
+
+
 def test_fp32_weights_gather_twice_the_bytes(monkeypatch):
     # ZeRO-3 gathers 4 B per weight instead of 2 (forward and backward) and reduce-scatters the
     # same 2 B gradients: on one GPU nothing is gathered, so only the per-GPU casts differ.

@@ -98,7 +98,8 @@ from .traffic import ParallelTraffic, parallel_traffic
 from .zero import ZeroVolume, zero_communication_volume, GradientCompression, gradient_compression
 from .hardware import (ATTENTION_BENCHMARK_LENGTHS, ATTENTION_KERNEL_SOURCES, ATTENTION_KERNELS, FLASH_ATTENTION_BACKWARD_FLOPS,
                        FLASH_ATTENTION_BACKWARD_SOURCE, AttentionShare, attention_share, EAGER_RMSNORM_BYTES,
-                       EAGER_ROTARY_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_ELEMENTWISE_SOURCES)
+                       EAGER_ROTARY_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_ELEMENTWISE_SOURCES,
+                       EAGER_ADAMW_BYTES, EAGER_OPTIMIZER_SOURCES)
 from .fidelity import FidelityRow, replay, fidelity_table, fidelity_summary
 
 #: FLOP-counting conventions by name: each is ``function(model, recompute) -> FLOP per token``.
@@ -136,6 +137,7 @@ __all__ = [
     "FLASH_ATTENTION_BACKWARD_FLOPS",
     "FLASH_ATTENTION_BACKWARD_SOURCE",
     "EAGER_RMSNORM_BYTES", "EAGER_ROTARY_BYTES", "EAGER_GATED_ACTIVATION_BYTES", "EAGER_ELEMENTWISE_SOURCES",
+    "EAGER_ADAMW_BYTES", "EAGER_OPTIMIZER_SOURCES",
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
     "TrainingStep", "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",

@@ -213,6 +213,38 @@ EAGER_ROTARY_BYTES = (20.0, 20.0)
 #: (read 4, write 2).
 EAGER_GATED_ACTIVATION_BYTES = (10.0, 18.0)
 
+PYTORCH_FOREACH_ADAMW = Source(
+    title="PyTorch: torch/optim/adamw.py (_multi_tensor_adamw)", year=2024,
+    url="https://github.com/pytorch/pytorch/blob/002d2f0bb40cf08beb74bce80f52ce4f2eda46a0/torch/optim/adamw.py",
+    locator="_multi_tensor_adamw",
+    note="AdamW's default on CUDA when neither foreach nor fused is given: _foreach_mul_ (weight decay), "
+         "_foreach_lerp_ (first moment), _foreach_mul_ and _foreach_addcmul_ (second moment), _foreach_sqrt "
+         "into a temporary, _foreach_div_ and _foreach_add_ on it, _foreach_addcdiv_ into the weights")
+FMS_FSDP_OPTIMIZER = Source(
+    title="IBM, fms-fsdp: main_training.py", year=2024,
+    url="https://github.com/foundation-model-stack/fms-fsdp/blob/0210fd330a51ed769334a8f804e7668198a8ab66/main_training.py",
+    locator="optim.AdamW(model.parameters(), ...)", note="torch.optim.AdamW with neither foreach nor fused set")
+TORCHTITAN_OPTIMIZER = Source(
+    title="torchtitan: build_optimizers", year=2024, url="https://github.com/pytorch/torchtitan",
+    locator="torchtitan/optimizer.py, build_optimizers",
+    note="optimizer_kwargs 'fused': fused, 'foreach': not fused, with optimizer.fused false by default")
+MPT_PRETRAIN_YAML = Source(
+    title="MosaicML, llm-foundry: scripts/train/yamls/pretrain/mpt-70b.yaml", year=2023,
+    url="https://github.com/mosaicml/llm-foundry/blob/17e6d6312c13710ecbbeeff7ec93ef8c9ecefe1e/scripts/train/yamls/pretrain/mpt-70b.yaml",
+    locator="optimizer", note="name: decoupled_adamw (Composer's DecoupledAdamW, a loop of tensor ops per parameter)")
+#: Where the op-by-op optimizer step is counted from, and the PyTorch FSDP code that runs it
+#: (torchtitan's and llm-foundry's are ``TORCHTITAN_OPTIMIZER`` and ``MPT_PRETRAIN_YAML``).
+EAGER_OPTIMIZER_SOURCES = (PYTORCH_FOREACH_ADAMW, FMS_FSDP_OPTIMIZER)
+
+#: HBM bytes per parameter of one AdamW step run op by op over FP32 tensors [B]
+#: (``PYTORCH_FOREACH_ADAMW``), PyTorch's default on CUDA: the weight decay (read 4, write 4),
+#: the first moment's lerp toward the gradient (8, 4), the second moment's scale (4, 4) and its
+#: addcmul with the squared gradient (8, 4), the root into a temporary (4, 4), its division by
+#: the bias correction (4, 4) and the epsilon (4, 4), and the addcdiv into the weight (12, 4): 80,
+#: against 28 for one fused kernel (``Efficiencies.optimizer_bytes_per_parameter`` and a
+#: 16-bit gradient and weight). Composer's DecoupledAdamW runs the same ops one tensor at a time.
+EAGER_ADAMW_BYTES = 80.0
+
 
 class AttentionShare(NamedTuple):
     """Share of a GPU's dense BF16 peak one attention kernel reaches, per pass [-]."""
@@ -385,6 +417,15 @@ class Software:
         ops move one read and one write per element. Nothing
         changes for a model without them (LayerNorm, learned positions, a
         two-matrix MLP), and ``fused_norm_activation`` takes precedence.
+    fused_optimizer : bool
+        The Adam step is one fused kernel (apex's FusedAdam in Megatron-LM,
+        DeepSpeed's): it reads and writes each FP32 weight and moment once
+        (``Efficiencies.optimizer_bytes_per_parameter``). Off: PyTorch's
+        default AdamW (``foreach``, as torchtitan and IBM's fms-fsdp run it)
+        or Composer's DecoupledAdamW (llm-foundry), a kernel per op over
+        every tensor: ``training.EAGER_ADAMW_BYTES`` per parameter, nearly
+        three times as much. It matters where each GPU updates a large
+        share of the model: replicas (DDP) and hybrid sharding.
     parallel_block : bool
         Attention and MLP read the same normalised input and their outputs are
         summed (GPT-J/PaLM block): one norm, one residual add and one
@@ -458,6 +499,7 @@ class Software:
     context_parallel_overlap: bool = True
     fused_norm_activation: bool = False
     eager_elementwise: bool = False
+    fused_optimizer: bool = True
     parallel_block: bool = False
     tensor_parallel_overlap: bool = False
     tensor_parallel_backward_overlap: bool = False

@@ -70,7 +70,8 @@ MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
 from .models import TransformerModel
-from .hardware import EAGER_ELEMENTWISE_SOURCES, Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS
+from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MPT_PRETRAIN_YAML, TORCHTITAN_OPTIMIZER,
+                       Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS)
 
 
 GPT3 = Source(
@@ -191,37 +192,41 @@ def _software():
         deepspeed, name="DeepSpeed ZeRO++", quantized_weights=True, hierarchical_partition=True,
         quantized_gradients=True, sources=(ZERO_PLUS_PLUS,))
     # PyTorch FSDP around a model written op by op and run without torch.compile, as torchtitan's
-    # and IBM's Llama are: their RMSNorm, rotary embedding and SwiGLU run kernel by kernel.
+    # and IBM's Llama are: their RMSNorm, rotary embedding and SwiGLU run kernel by kernel, and
+    # so does PyTorch's default AdamW.
     sharding = PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
                                "backward prefetch, reduce-scatter after backward")
     fsdp = Software(
         name="PyTorch FSDP", flash_attention=True, data_parallel_overlap=True, gradient_bytes=2,
-        scatter_gather=False, eager_elementwise=True, sources=(sharding,) + EAGER_ELEMENTWISE_SOURCES)
+        scatter_gather=False, eager_elementwise=True, fused_optimizer=False,
+        sources=(sharding,) + EAGER_ELEMENTWISE_SOURCES + EAGER_OPTIMIZER_SOURCES)
     # MosaicML's llm-foundry benchmarks of 2023: FSDP through Composer, the Triton FlashAttention
     # kernel, and Composer's FSDP mixed precision, PURE (BF16 weights) or DEFAULT (FP32 weights).
-    # MPT's low-precision LayerNorm and its GELU are one kernel each; ALiBi runs inside attention.
+    # MPT's low-precision LayerNorm and its GELU are one kernel each; ALiBi runs inside attention;
+    # Composer's DecoupledAdamW steps op by op.
     llm_foundry = dataclasses.replace(
         fsdp, name="llm-foundry 2023, PURE", attention_kernel="FlashAttention-1", eager_elementwise=False,
-        sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='PURE'")))
+        sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='PURE'"),
+                 MPT_PRETRAIN_YAML))
     llm_foundry_fp32 = dataclasses.replace(
         llm_foundry, name="llm-foundry 2023, DEFAULT", fp32_weights=True,
         sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='DEFAULT'"),
-                 PYTORCH_AMP))
+                 PYTORCH_AMP, MPT_PRETRAIN_YAML))
     # torchtitan: FSDP2 with BF16 compute weights and FP32 gradient reductions, SDPA's
     # FlashAttention-2 kernel, norms, rotary embedding and activations op by op (eager mode).
     torchtitan = dataclasses.replace(
         fsdp, name="torchtitan 2024", gradient_bytes=4, attention_kernel="FlashAttention-2",
-        sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG,))
+        sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG, TORCHTITAN_OPTIMIZER))
     # ... with torch.compile on each transformer block: Inductor fuses each chain of element-wise
     # ops into one kernel, so the norms, rotary embedding and SwiGLU move each element once.
     torchtitan_compiled = dataclasses.replace(
         torchtitan, name="torchtitan 2024, compiled", eager_elementwise=False,
-        sources=(torchtitan.sources[0], TORCHTITAN_JOB_CONFIG, TORCHTITAN_H100_BENCHMARK.at(
+        sources=(sharding, TORCHTITAN_JOB_CONFIG, TORCHTITAN_OPTIMIZER, TORCHTITAN_H100_BENCHMARK.at(
             "Tables 1 and 3", note="FSDP against FSDP + torch.compile, which compiles each TransformerBlock")))
     # ... and with torchao's Float8 linear layers (FP8 GEMMs through cuBLAS, dynamic scaling).
     torchtitan_compiled_fp8 = dataclasses.replace(
         torchtitan_compiled, name="torchtitan 2024, compiled FP8", gemm_precision="fp8",
-        sources=torchtitan_compiled.sources[:2] + (TORCHTITAN_H100_BENCHMARK.at(
+        sources=torchtitan_compiled.sources[:3] + (TORCHTITAN_H100_BENCHMARK.at(
             "Tables 1 and 3", note="FSDP + torch.compile + Float8: torchao's Float8 linear layers"),))
     # The GPT training code of the flash-attention repository, with which FlashAttention-2's
     # paper measured end-to-end throughput (§4.2, Table 1), with either generation of the kernel.

@@ -17,8 +17,8 @@ from .models import (
     _layer_parameters, flops_per_token, training_time_s,
 )
 from .hardware import (
-    EAGER_GATED_ACTIVATION_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster,
-    Efficiencies, Software, attention_share,
+    EAGER_ADAMW_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES,
+    FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share,
 )
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
@@ -261,12 +261,13 @@ class MemoryBreakdown:
                 f"{u.format_bytes(total - capacity)} more than the {u.format_bytes(capacity)} of HBM")
 
 
-def _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m,
+def _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
             uneven_pipeline=False):
+    """``shard``: the data-parallel GPUs ZeRO partitions over (all d, or a hybrid shard group)."""
     params = _stage_parameters(model, t, p, v, uneven_pipeline)
-    weights = params * software.parameter_bytes / np.where(zero_stage >= 3, d, 1)
-    gradients = params * software.gradient_bytes / np.where(zero_stage >= 2, d, 1)
-    optimizer = params * efficiencies.optimizer_state_bytes_per_parameter / np.where(zero_stage >= 1, d, 1)
+    weights = params * software.parameter_bytes / np.where(zero_stage >= 3, shard, 1)
+    gradients = params * software.gradient_bytes / np.where(zero_stage >= 2, shard, 1)
+    optimizer = params * efficiencies.optimizer_state_bytes_per_parameter / np.where(zero_stage >= 1, shard, 1)
     per_layer = _activation_bytes_per_layer(model, software, recompute, t, c, b, sp)
     in_flight = np.minimum(m, p)                           # 1F1B: the first stage holds p microbatches
     interleave_factor = np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
@@ -864,9 +865,12 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     compute = compute + dp_received * _hidden_share(dp_comm, exposed_dp) * hbm_per_received
 
     # --- optimizer -------------------------------------------------------------------------
-    updated = params / np.where(zero_stage >= 1, d, 1)
-    optimizer = updated * (efficiencies.optimizer_bytes_per_parameter + software.gradient_bytes
-                           + software.parameter_bytes) / hbm_rate
+    # ZeRO partitions the update over the shard group: all d GPUs, or, hybrid-sharded, the
+    # group that holds one copy of the weights (each replica updates its own copy).
+    updated = params / np.where(zero_stage >= 1, shard, 1)
+    step_bytes = (efficiencies.optimizer_bytes_per_parameter + software.gradient_bytes + software.parameter_bytes
+                  if software.fused_optimizer else EAGER_ADAMW_BYTES)
+    optimizer = updated * step_bytes / hbm_rate
 
     step = compute + tensor_parallel + pipeline + bubble + exposed_dp + optimizer
     tokens_per_iteration = B * s
@@ -876,7 +880,7 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
                                                        + share.projections * projections
                                                        + share.attention * 4 * w * h)
                                        + 3 * logit_flops)
-    memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, d, c, b, v, sp, m,
+    memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
                      uneven_pipeline)
     out_ = _as_output
     return TrainingStep(
@@ -962,7 +966,8 @@ def memory_per_gpu(model, cluster_, config, software_="Megatron-LM SC21") -> Mem
     Weights take ``parameter_bytes`` per parameter of the most loaded stage,
     TP-sharded (/d under ZeRO-3); gradients ``gradient_bytes`` (/d from
     ZeRO-2); optimizer state 12 B (/d from ZeRO-1) (Rajbhandari et al. 2020,
-    :math:`(2 + 2 + K)\\Psi`). Activations per layer and microbatch follow
+    :math:`(2 + 2 + K)\\Psi`). Hybrid sharding divides by the shard group
+    (``shard_group_size``) instead of d: each group holds a whole copy. Activations per layer and microbatch follow
     Korthikanti et al. (2022, §4):
 
     .. math::
