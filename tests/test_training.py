@@ -614,9 +614,11 @@ def test_an_op_by_op_adam_step_costs_the_bytes_counted_from_pytorchs_adamw():
 
 
 def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():
+    # Megatron-LM, DeepSpeed, Llama 3 and NeMo step a fused Adam; the PyTorch-native stacks do not.
     eager = {name for name, stack in tr.SOFTWARE.items() if not stack.fused_optimizer}
     assert eager == {"PyTorch FSDP", "llm-foundry 2023, PURE", "llm-foundry 2023, DEFAULT", "torchtitan 2024",
-                     "torchtitan 2024, compiled", "torchtitan 2024, compiled FP8"}
+                     "torchtitan 2024, compiled", "torchtitan 2024, compiled FP8",
+                     "flash-attention GPT, FlashAttention-2", "flash-attention GPT, FlashAttention-1"}
     assert set(tr.EAGER_OPTIMIZER_SOURCES) <= set(tr.software("PyTorch FSDP").sources)
 
 

@@ -66,6 +66,11 @@ FLASH_ATTENTION_TRAINING = Source(
     note="GPT models with FlashAttention, fused matmul + bias (+ GELU) and fused dropout + residual + LayerNorm, "
          "no activation checkpointing; PyTorch Lightning, trainer.precision bf16 (autocast over FP32 weights), "
          "DDP with a ZeRO-1 optimizer (DDPStrategyZero1) for the 1.3B and 2.7B models")
+FLASH_ATTENTION_OPTIMIZER = Source(
+    title="Dao-AILab, flash-attention: training/configs/optimizer/adamw-zero.yaml", year=2023,
+    url="https://github.com/Dao-AILab/flash-attention/blob/edc7698f7f7af8371106fe6a50cf6938e6d95717/training/configs/optimizer/adamw-zero.yaml",
+    note="torch.distributed.optim.ZeroRedundancyOptimizer over torch.optim.AdamW (op by op), the optimizer "
+         "configs/experiment/pile/gpt3xl-flash.yaml selects for GPT3-XL (1.3B) and gpt3-2.7B-flash.yaml inherits")
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
@@ -233,7 +238,8 @@ def _software():
     flash_attention_gpt = Software(
         name="flash-attention GPT, FlashAttention-2", flash_attention=True, attention_kernel="FlashAttention-2",
         fused_norm_activation=True, data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4,
-        fp32_weights=True, sources=(FLASH_ATTENTION_TRAINING, PYTORCH_DDP, PYTORCH_AMP))
+        fp32_weights=True, fused_optimizer=False,
+        sources=(FLASH_ATTENTION_TRAINING, PYTORCH_DDP, PYTORCH_AMP, FLASH_ATTENTION_OPTIMIZER))
     flash_attention_1_gpt = dataclasses.replace(
         flash_attention_gpt, name="flash-attention GPT, FlashAttention-1", attention_kernel="FlashAttention-1")
     llama3 = Software(
