@@ -514,6 +514,15 @@ CH8 = [
             lambda: _titan_eager_cost(), unit="%", scale=0.01,
             hint="`training.replay(run, software=...)` with `dataclasses.replace(training.software(run.software), "
                  "eager_elementwise=False)`; compare the two `step_s`."),
+    numeric("ch8.ex10", "What an op-by-op optimizer costs a hybrid-sharded run",
+            "IBM's Llama 2 13B row (published.training_runs.FMS_FSDP_A100_RUNS) shares each copy of the weights "
+            "among the 8 GPUs of a node, so every GPU updates an eighth of the model each step, with PyTorch's "
+            "default AdamW, which runs op by op. Replay it with its own stack and with the same stack stepping "
+            "one fused Adam kernel (Software.fused_optimizer on). By what share is its step longer?",
+            lambda: _fms_optimizer_cost(), unit="%", scale=0.01,
+            hint="`dataclasses.replace(training.software(run.software), fused_optimizer=True)`; compare the "
+                 "two `step_s`. Then try `dataclasses.replace(run, shard_group_size=None)`: what happens to "
+                 "`optimizer_s`, and why?"),
 ]
 
 
@@ -528,6 +537,13 @@ def _titan_eager_cost():
     run = _titan_13b("none")
     one_kernel_each = dataclasses.replace(training.software(run.software), eager_elementwise=False)
     return training.replay(run).step_s / training.replay(run, software=one_kernel_each).step_s - 1
+
+
+def _fms_optimizer_cost():
+    from ..published.training_runs import FMS_FSDP_A100_RUNS
+    (run,) = [run for run in FMS_FSDP_A100_RUNS if run.layers == 40]
+    fused = dataclasses.replace(training.software(run.software), fused_optimizer=True)
+    return training.replay(run).step_s / training.replay(run, software=fused).step_s - 1
 
 
 def _titan_checkpointing_charge():

@@ -83,6 +83,7 @@ STORE = {
     'ch8.ex7': ('1b77607deae57a76', '8a43f076be7dee465cba10e73dba24bb'),
     'ch8.ex8': ('3cfa81c50fabceda', '44dc6e719ebe49df26b256a547250bc2'),
     'ch8.ex9': ('f017dc673d0db878', 'eff3ec403f8ee0efbd80a6cf8464add0'),
+    'ch8.ex10': ('0dbd1b37c75130e5', '1b607b3150159ab242dadc443bcdf73f'),
     'ch9.ex1': ('980e571e327373bb', 'ef2d1ce7f9da8ac727dafa75bc9e434a'),
     'ch9.ex2': ('bde3f102024a5ac9', '7321618a7955e587b3d3ba49d5fd4666'),
     'ch9.ex3': ('22b3277e646abb81', '2d5bae0240c0009eca516785ad9c73e6'),
