@@ -613,6 +613,22 @@ def test_an_op_by_op_adam_step_costs_the_bytes_counted_from_pytorchs_adamw():
     assert eager.step_s - eager.optimizer_s == pytest.approx(fused.step_s - fused.optimizer_s, rel=1e-12)
 
 
+@given(st.sampled_from([1, 2, 4, 8, 16, 32, 64]), st.booleans())
+@settings(max_examples=20, deadline=None)
+def test_the_optimizer_step_scales_with_the_share_each_gpu_updates(shard_group, fused):
+    # ZeRO-3 over 64 GPUs in shard groups of g: each GPU holds and updates 1/g of the model, so
+    # g times the optimizer time is the same for every g; an op-by-op step is never the faster.
+    stack = dataclasses.replace(tr.software("PyTorch FSDP"), fused_optimizer=fused)
+    config = tr.parallel_config(64, global_batch_size=64, zero_stage=3, shard_group_size=shard_group)
+    step = tr.training_step("Llama 3 8B", "MegaScale", config, stack)
+    whole = tr.training_step("Llama 3 8B", "MegaScale", dataclasses.replace(config, shard_group_size=1), stack)
+    assert shard_group * step.optimizer_s == pytest.approx(whole.optimizer_s, rel=1e-9)
+    assert step.memory.optimizer_bytes * shard_group == pytest.approx(whole.memory.optimizer_bytes, rel=1e-9)
+    other = tr.training_step("Llama 3 8B", "MegaScale", config,
+                             dataclasses.replace(stack, fused_optimizer=not fused))
+    assert (step.optimizer_s > other.optimizer_s) == (not fused)
+
+
 def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():
     # Megatron-LM, DeepSpeed, Llama 3 and NeMo step a fused Adam; the PyTorch-native stacks do not.
     eager = {name for name, stack in tr.SOFTWARE.items() if not stack.fused_optimizer}
