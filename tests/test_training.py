@@ -6,13 +6,14 @@ training.SOFTWARE) serves every case.
 """
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interconnect_lab import catalog
+from interconnect_lab import catalog, collectives
 from interconnect_lab import training as tr
 from interconnect_lab import units as u
 from interconnect_lab.published import (
@@ -627,6 +628,28 @@ def test_the_optimizer_step_scales_with_the_share_each_gpu_updates(shard_group, 
     other = tr.training_step("Llama 3 8B", "MegaScale", config,
                              dataclasses.replace(stack, fused_optimizer=not fused))
     assert (step.optimizer_s > other.optimizer_s) == (not fused)
+
+
+def _nccl_sm_step(per_sm):
+    efficiencies = dataclasses.replace(tr.DEFAULT_EFFICIENCIES, nccl_bus_bytes_per_s_per_sm=per_sm)
+    config = tr.parallel_config(8, global_batch_size=16, microbatch_size=2, zero_stage=3, recompute="none")
+    return tr.training_step("Llama 3 8B", "MegaScale", config, "PyTorch FSDP", efficiencies=efficiencies)
+
+
+def test_hidden_collectives_hold_the_sms_nccl_takes_for_their_bandwidth_when_asked():
+    # FSDP over one node of 8 A100: every gather and reduce-scatter is an NVLink ring, whose bus
+    # bandwidth is the GPU's NVLink rate times NCCL's efficiency; NCCL's maintainers put 16 SMs
+    # on 190 GB/s, so it holds ceil(bus / (190/16 GB/s)) of the 108 SMs while it hides.
+    off, on = _nccl_sm_step(None), _nccl_sm_step(tr.NCCL_BUS_BYTES_PER_S_PER_SM)
+    cluster = tr.cluster("MegaScale")
+    bus = cluster.scale_up_bytes_per_s * collectives.NVLINK_EFFICIENCY
+    sms = math.ceil(bus / tr.NCCL_BUS_BYTES_PER_S_PER_SM)
+    assert tr.NCCL_BUS_BYTES_PER_S_PER_SM == 190e9 / 16 and sms == 21
+    assert off.data_parallel_hidden_s > 0 and on.data_parallel_hidden_s == pytest.approx(off.data_parallel_hidden_s)
+    assert on.step_s - off.step_s == pytest.approx(off.data_parallel_hidden_s * sms / 108, rel=1e-9)
+    assert tr.DEFAULT_EFFICIENCIES.nccl_bus_bytes_per_s_per_sm is None      # the calibrated model does not charge it
+    with pytest.raises(ValueError, match="nccl_bus_bytes_per_s_per_sm"):
+        dataclasses.replace(tr.DEFAULT_EFFICIENCIES, nccl_bus_bytes_per_s_per_sm=0.0)
 
 
 def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():

@@ -91,6 +91,7 @@ from .schedules import pipeline_bubble_fraction, PipelineSchedule, pipeline_sche
 from .step import (  # noqa: F401
     KORTHIKANTI, _activation_bytes_per_layer, MemoryBreakdown, TrainingStep,
     SUSTAINED_REFERENCE_GPU, matmul_fraction_of_peak, sustained_matmul_rate, training_step, memory_per_gpu,
+    NCCL_BUS_BYTES_PER_S_PER_SM, NCCL_SM_SOURCE,
 )
 from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_parallel_scan
 from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
@@ -137,7 +138,7 @@ __all__ = [
     "FLASH_ATTENTION_BACKWARD_FLOPS",
     "FLASH_ATTENTION_BACKWARD_SOURCE",
     "EAGER_RMSNORM_BYTES", "EAGER_ROTARY_BYTES", "EAGER_GATED_ACTIVATION_BYTES", "EAGER_ELEMENTWISE_SOURCES",
-    "EAGER_ADAMW_BYTES", "EAGER_OPTIMIZER_SOURCES",
+    "EAGER_ADAMW_BYTES", "EAGER_OPTIMIZER_SOURCES", "NCCL_BUS_BYTES_PER_S_PER_SM", "NCCL_SM_SOURCE",
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
     "TrainingStep", "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",

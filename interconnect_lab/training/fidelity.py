@@ -49,12 +49,14 @@ class FidelityRow:
         return self.predicted / self.published - 1.0
 
 
-def replay(run, software=None) -> TrainingStep:
+def replay(run, software=None, *, efficiencies=None) -> TrainingStep:
     """The model's :class:`TrainingStep` for a published run, from the inputs its source states.
 
     ``software`` (a name in ``training.SOFTWARE`` or a :class:`Software`) replays it
     with another stack instead of the one the run names: what the run would have
-    done, by the model, had one thing in its stack been different.
+    done, by the model, had one thing in its stack been different. ``efficiencies``
+    (an :class:`Efficiencies`; the library's defaults if None) does the same for the
+    model's rates.
     """
     model = TransformerModel.llama(
         layers=run.layers, hidden_size=run.hidden_size, heads=run.heads, kv_heads=run.kv_heads,
@@ -76,7 +78,8 @@ def replay(run, software=None) -> TrainingStep:
                              microbatch_size=run.microbatch_size, recompute=run.recompute,
                              sequence_parallel=run.sequence_parallel, zero_stage=run.zero_stage,
                              shard_group_size=run.shard_group_size, uneven_pipeline=run.uneven_pipeline)
-    return training_step(model, hardware, config, run.software if software is None else software)
+    return training_step(model, hardware, config, run.software if software is None else software,
+                         **({} if efficiencies is None else {"efficiencies": efficiencies}))
 
 
 _METRIC_OF_STEP = {
@@ -87,12 +90,12 @@ _METRIC_OF_STEP = {
 }
 
 
-def fidelity_table(runs=None) -> tuple[FidelityRow, ...]:
-    """Every published run replayed with the library's defaults: published, predicted, error."""
+def fidelity_table(runs=None, *, efficiencies=None) -> tuple[FidelityRow, ...]:
+    """Every published run replayed with the library's defaults (or ``efficiencies``): published, predicted, error."""
     runs = TRAINING_RUNS if runs is None else runs
     rows = []
     for run in runs:
-        step = replay(run)
+        step = replay(run, efficiencies=efficiencies)
         rows.append(FidelityRow(run=run, step=step, published=run.value,
                                 predicted=float(_METRIC_OF_STEP[run.metric](step))))
     return tuple(rows)

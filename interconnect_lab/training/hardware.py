@@ -568,12 +568,24 @@ class Efficiencies:
     optimizer_state_bytes_per_parameter : float
         Optimizer memory per parameter [B]: FP32 master weight and the two Adam
         moments, K = 12 in ZeRO's notation.
+    nccl_bus_bytes_per_s_per_sm : float or None
+        Bus bandwidth one SM carries in a NCCL collective [B/s], to charge the
+        SMs that hidden collectives hold: NCCL runs each channel as a thread
+        block that keeps its SM for the whole collective, so the compute beside
+        it runs on the rest. A collective takes its bus bandwidth over this
+        many SMs (at least 2, at most 32); its hidden time times its share of
+        the GPU's SMs is added to the compute. None (the default): not charged,
+        as the calibration above was not. ``training.NCCL_BUS_BYTES_PER_S_PER_SM``
+        is NCCL's maintainers' figure (16 SMs for a DGX's 190 GB/s). Tensor
+        parallelism overlapped inside its GEMMs (``tensor_parallel_overlap``)
+        is not charged; its kernels are not NCCL's.
     """
 
     gemm: float = 0.77
     memory_bandwidth: float = 0.9
     optimizer_bytes_per_parameter: float = 24.0
     optimizer_state_bytes_per_parameter: float = 12.0
+    nccl_bus_bytes_per_s_per_sm: float | None = None
     sources: tuple[Source, ...] = (
         ZERO.at("§5.1", note="K = 12 bytes of optimizer state per parameter for mixed-precision Adam"),
     )
@@ -583,3 +595,6 @@ class Efficiencies:
             check_number(f"Efficiencies.{field}", getattr(self, field), minimum=0, maximum=1, min_inclusive=False)
         for field in ("optimizer_bytes_per_parameter", "optimizer_state_bytes_per_parameter"):
             check_number(f"Efficiencies.{field}", getattr(self, field), unit="B", minimum=0)
+        if self.nccl_bus_bytes_per_s_per_sm is not None:
+            check_number("Efficiencies.nccl_bus_bytes_per_s_per_sm", self.nccl_bus_bytes_per_s_per_sm, unit="B/s",
+                         minimum=0, min_inclusive=False)

@@ -110,6 +110,38 @@ def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_, network_slo
     return np.where(size_bytes > 0, time_s, 0.0)
 
 
+#: Bus bandwidth one SM carries in a NCCL collective [B/s]. NCCL runs each channel as a thread
+#: block that holds its SM for the whole collective, shared with no compute kernel, and takes the
+#: fewest SMs that reach the platform's bandwidth: 2 for one NIC (12-24 GB/s), 16 for a DGX's
+#: 8 NICs at about 190 GB/s (``NCCL_SM_SOURCE``): 190/16 GB/s per SM, at least 2, at most 32
+#: (NCCL's channel limit). Opt in with ``Efficiencies.nccl_bus_bytes_per_s_per_sm``.
+NCCL_BUS_BYTES_PER_S_PER_SM = 190e9 / 16
+NCCL_MIN_SMS, NCCL_MAX_SMS = 2, 32
+NCCL_SM_SOURCE = Source(
+    title="NVIDIA/nccl issue 689: Does NCCL Allreduce kernels slowdown the computation kernels of GPU?",
+    year=2023, url="https://github.com/NVIDIA/nccl/issues/689",
+    note="a maintainer: NCCL uses the minimal number of SMs to achieve the platform's performance, 2 for a "
+         "single NIC at 12-24 GB/s, 16 on a DGX with 8 NICs at 190 GB/s; NCCL CTAs won't share an SM with "
+         "compute kernels")
+
+
+def _collective_sms(kind, ranks, ranks_per_node, cluster_, bus_bytes_per_s_per_sm, network_slowdown=1.0):
+    """SMs one collective of each group holds while it runs, vectorised (0 for groups of one)."""
+    ranks, ranks_per_node, network_slowdown = np.broadcast_arrays(
+        np.asarray(ranks, int), np.asarray(ranks_per_node, int), np.asarray(network_slowdown, float))
+    pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel(), network_slowdown.ravel()], axis=1)
+    unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    inverse = inverse.reshape(ranks.shape)
+    sms = np.zeros(ranks.shape)
+    for index, (n, g, slowdown) in enumerate(unique):
+        if n > 1:
+            _, per_byte = _alpha_beta(kind, int(n), int(g), cluster_.scale_up_bytes_per_s,
+                                      cluster_.scale_out_bytes_per_s / slowdown)
+            bus = _received_bytes(kind, 1.0, n) / per_byte
+            sms[inverse == index] = np.clip(np.ceil(bus / bus_bytes_per_s_per_sm), NCCL_MIN_SMS, NCCL_MAX_SMS)
+    return sms
+
+
 @functools.lru_cache(maxsize=256)
 def _nvls_alpha_beta(ranks, scale_up_bytes_per_s, efficiency):
     """(fixed seconds, seconds per byte) of an NVLS all-reduce inside one NVSwitch domain."""
@@ -513,6 +545,7 @@ class _LayerTerms:
     tensor_parallel_message_bytes: float  # size S of each [B]
     tensor_parallel_s: float            # all of them, one after the other [s]
     tensor_parallel_exposed_s: float    # what the GPU waits for after overlap [s]
+    context_parallel_s: float           # context-parallel all-gathers, one after the other [s]
     context_parallel_exposed_s: float   # exposed context-parallel all-gathers [s]
     hidden_received_bytes: float        # what the hidden share of those collectives receives per GPU [B]
 
@@ -690,7 +723,8 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
                        forward_s=forward_s, backward_s=backward_s, recompute_s=recompute_s,
                        gemm_s=layer_gemm_s, passes=passes, tensor_parallel_all_reduces=tp_ops,
                        tensor_parallel_message_bytes=activation_size, tensor_parallel_s=tp_comm,
-                       tensor_parallel_exposed_s=tp_exposed, context_parallel_exposed_s=cp_exposed,
+                       tensor_parallel_exposed_s=tp_exposed, context_parallel_s=cp_comm,
+                       context_parallel_exposed_s=cp_exposed,
                        hidden_received_bytes=hidden_received)
 
 
@@ -774,6 +808,25 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     # twice (collectives.HBM_BYTES_PER_RECEIVED_BYTE): memory time the compute beside it loses.
     hbm_per_received = collectives.HBM_BYTES_PER_RECEIVED_BYTE / hbm_rate
     layer_contention_s = layer.hidden_received_bytes * hbm_per_received
+    # Optionally, the SMs its NCCL kernels hold, which the compute beside them cannot use
+    # (Efficiencies.nccl_bus_bytes_per_s_per_sm); a GEMM-fused tensor-parallel overlap runs none.
+    bus_per_sm, sms = efficiencies.nccl_bus_bytes_per_s_per_sm, cluster_.gpu_spec.streaming_multiprocessors
+    charge_sms = bus_per_sm is not None and sms is not None
+
+    def held(kind, hidden_s, ranks, per_node, slowdown=1.0):
+        """SM-seconds that hidden collectives take from the compute, as compute seconds."""
+        if not charge_sms:
+            return 0.0
+        return hidden_s * _collective_sms(kind, ranks, per_node, cluster_, bus_per_sm, slowdown) / sms
+
+    if charge_sms:
+        tp_nccl_hidden = 0.0 if software.tensor_parallel_overlap else (layer.tensor_parallel_s
+                                                                       - layer.tensor_parallel_exposed_s)
+        layer_contention_s = (layer_contention_s
+                              + held("all_reduce", tp_nccl_hidden, ti,
+                                     _group_ranks_per_node(ti, node, np.rint(gpus).astype(int)))
+                              + held("all_gather", layer.context_parallel_s - layer.context_parallel_exposed_s, ci,
+                                     np.maximum(node // ti, 1)))
     layer_casts_s = layer_params * _weight_cast_bytes(software, recompute) / hbm_rate
     per_layer_s = layer_s + layer_contention_s + layer_casts_s
     stage_compute_s = np.maximum(layers_per_stage * per_layer_s, last_stage_layers * per_layer_s + logit_s)
@@ -832,11 +885,16 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
         dp_comm = units * reduce
         exposed_dp = exposed(reduce, unit_backward_window, units)
         dp_received = units * _received_bytes("all_reduce", gradient_unit, d)
+        dp_held = held("all_reduce", dp_comm - exposed_dp, di, ranks_per_node, slow)
     elif zero_stage in (1, 2):
         reduce = _collective_s("reduce_scatter", gradient_unit, di, ranks_per_node, cluster_, slow)
         gather = _collective_s("all_gather", weight_unit, di, ranks_per_node, cluster_, slow)
         dp_comm = units * (reduce + gather)
-        exposed_dp = exposed(reduce, unit_backward_window, units) + exposed(gather, unit_forward_window, units)
+        exposed_reduce = exposed(reduce, unit_backward_window, units)
+        exposed_gather = exposed(gather, unit_forward_window, units)
+        exposed_dp = exposed_reduce + exposed_gather
+        dp_held = (held("reduce_scatter", units * reduce - exposed_reduce, di, ranks_per_node, slow)
+                   + held("all_gather", units * gather - exposed_gather, di, ranks_per_node, slow))
         dp_received = units * (_received_bytes("reduce_scatter", gradient_unit, d)
                                + _received_bytes("all_gather", weight_unit, d))
     else:
@@ -858,11 +916,16 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
             m * (_received_bytes("all_gather", forward_wire + weight_layer, shard)
                  + _received_bytes("reduce_scatter", gradient_wire, shard))
             + _received_bytes("all_reduce", gradient_layer / shard, replicas))
-        exposed_dp = (m * (exposed(forward_gather, forward_window)
-                           + exposed(backward_gather + reduce, backward_window))
-                      + exposed(across, backward_window))
+        exposed_forward = m * exposed(forward_gather, forward_window)
+        exposed_backward = m * exposed(backward_gather + reduce, backward_window)
+        exposed_across = exposed(across, backward_window)
+        exposed_dp = exposed_forward + exposed_backward + exposed_across
+        dp_held = (held("all_gather", m * layers_l * (forward_gather + backward_gather + reduce)
+                        - exposed_forward - exposed_backward, shard, shard_per_node, slow)
+                   + held("all_reduce", layers_l * across - exposed_across, replicas,
+                          np.maximum(ranks_per_node // shard, 1), slow))
     hidden_dp = dp_comm - exposed_dp
-    compute = compute + dp_received * _hidden_share(dp_comm, exposed_dp) * hbm_per_received
+    compute = compute + dp_received * _hidden_share(dp_comm, exposed_dp) * hbm_per_received + dp_held
 
     # --- optimizer -------------------------------------------------------------------------
     # ZeRO partitions the update over the shard group: all d GPUs, or, hybrid-sharded, the
