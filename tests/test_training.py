@@ -555,8 +555,9 @@ def test_composer_default_and_pure_differ_only_in_the_weights():
     # ... and from PyTorch FSDP only in the attention kernel MPT ran (attn_impl: triton) and in
     # MPT's single-kernel LayerNorm and GELU.
     fsdp = tr.software("PyTorch FSDP")
+    # (and in the PyTorch 1.13 its table ran, whose checkpoint reran each block whole).
     assert dataclasses.replace(bf16, name=fsdp.name, attention_kernel=fsdp.attention_kernel,
-                               eager_elementwise=True, sources=fsdp.sources) == fsdp
+                               eager_elementwise=True, recompute_early_stop=True, sources=fsdp.sources) == fsdp
 
 
 # Element-wise ops written op by op (eager PyTorch) ----------------------------------------------
@@ -628,6 +629,22 @@ def test_the_optimizer_step_scales_with_the_share_each_gpu_updates(shard_group, 
     other = tr.training_step("Llama 3 8B", "MegaScale", config,
                              dataclasses.replace(stack, fused_optimizer=not fused))
     assert (step.optimizer_s > other.optimizer_s) == (not fused)
+
+
+@pytest.mark.parametrize("recompute", sorted(tr.RECOMPUTATION))
+def test_early_stop_skips_each_recomputed_blocks_mlp_output_projection(recompute):
+    # PyTorch's non-reentrant checkpoint stops once the block's last saved tensor, the MLP output
+    # projection's input, is back: that GEMM (2 f h FLOPs per token) is not rerun. Only the
+    # policies that checkpoint whole blocks rerun it at all: every block ("full") or every other.
+    model = tr.transformer_model("Llama 3 8B")
+    config = tr.parallel_config(8, global_batch_size=16, microbatch_size=2, zero_stage=3, recompute=recompute)
+    steps = {stop: tr.training_step(model, "MegaScale", config, dataclasses.replace(
+        tr.software("PyTorch FSDP"), recompute_early_stop=stop)) for stop in (False, True)}
+    blocks = {"full": 1.0, "every other layer": 0.5}.get(recompute, 0.0)
+    skipped = blocks * model.layers * 16 * model.sequence_length * 2 * model.ffn_hidden_size * model.hidden_size
+    assert steps[False].hardware_flops - steps[True].hardware_flops == pytest.approx(skipped, rel=1e-12)
+    assert (steps[True].step_s < steps[False].step_s) == (blocks > 0)
+    assert steps[True].model_flops == steps[False].model_flops
 
 
 def _nccl_sm_step(per_sm):

@@ -232,6 +232,15 @@ MPT_PRETRAIN_YAML = Source(
     title="MosaicML, llm-foundry: scripts/train/yamls/pretrain/mpt-70b.yaml", year=2023,
     url="https://github.com/mosaicml/llm-foundry/blob/17e6d6312c13710ecbbeeff7ec93ef8c9ecefe1e/scripts/train/yamls/pretrain/mpt-70b.yaml",
     locator="optimizer", note="name: decoupled_adamw (Composer's DecoupledAdamW, a loop of tensor ops per parameter)")
+PYTORCH_CHECKPOINT_EARLY_STOP = Source(
+    title="PyTorch: torch/utils/checkpoint.py (set_checkpoint_early_stop)", year=2024,
+    url="https://github.com/pytorch/pytorch/blob/002d2f0bb40cf08beb74bce80f52ce4f2eda46a0/torch/utils/checkpoint.py",
+    locator="set_checkpoint_early_stop",
+    note="'By default, non-reentrant checkpoint stops recomputation as soon as it has computed all needed "
+         "Tensors', the default since pytorch/pytorch pull request 96866 (March 2023, after the 2.0 branch: "
+         "first released in 2.1); torchtitan's and fms-fsdp's checkpoint_wrapper use the non-reentrant "
+         "implementation")
+
 #: Where the op-by-op optimizer step is counted from, and the PyTorch FSDP code that runs it
 #: (torchtitan's and llm-foundry's are ``TORCHTITAN_OPTIMIZER`` and ``MPT_PRETRAIN_YAML``).
 EAGER_OPTIMIZER_SOURCES = (PYTORCH_FOREACH_ADAMW, FMS_FSDP_OPTIMIZER)
@@ -417,6 +426,16 @@ class Software:
         ops move one read and one write per element. Nothing
         changes for a model without them (LayerNorm, learned positions, a
         two-matrix MLP), and ``fused_norm_activation`` takes precedence.
+    recompute_early_stop : bool
+        Activation checkpointing through PyTorch's non-reentrant checkpoint
+        (PyTorch 2.1 and later, as torchtitan and IBM's fms-fsdp wrap their
+        blocks), which stops recomputing a block as soon as it has rebuilt
+        every tensor the backward pass needs (``PYTORCH_CHECKPOINT_EARLY_STOP``):
+        the block's last GEMM, the MLP's output projection, saves only its
+        input, so it and the collective after it are not run again. Applies to
+        the policies that checkpoint whole blocks ("full", "every other
+        layer"). Off: the whole forward pass of the block is rerun, as
+        Megatron-LM's own checkpointing does.
     fused_optimizer : bool
         The Adam step is one fused kernel (apex's FusedAdam in Megatron-LM,
         DeepSpeed's): it reads and writes each FP32 weight and moment once
@@ -499,6 +518,7 @@ class Software:
     context_parallel_overlap: bool = True
     fused_norm_activation: bool = False
     eager_elementwise: bool = False
+    recompute_early_stop: bool = False
     fused_optimizer: bool = True
     parallel_block: bool = False
     tensor_parallel_overlap: bool = False

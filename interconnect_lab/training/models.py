@@ -298,9 +298,11 @@ class Recomputation:
 #: "selective" means one of two others: "every other layer" (selective_ac_option 2: every second
 #: block checkpointed whole) and "every other matmul" (selective_ac_option "op": matmul outputs
 #: saved but every second one, attention kernels and collectives saved, the element-wise ops rerun).
-#: The step model charges each policy what it reruns at the forward pass's cost; every published
-#: comparison in chapter 8 (MosaicML, torchtitan, Korthikanti et al.) paid less, so read the charge
-#: as an upper bound.
+#: The step model charges each policy what it reruns at the forward pass's cost, less each block's
+#: MLP output projection where the stack's checkpoint stops early (``Software.recompute_early_stop``,
+#: PyTorch's non-reentrant checkpoint since 2.1: torchtitan's measured cost is then matched). Where
+#: whole blocks are rerun (Megatron-LM, PyTorch 1.13) the published runs paid less (MosaicML,
+#: Korthikanti et al.; chapter 8), so read that charge as an upper bound.
 RECOMPUTATION = MappingProxyType({
     "full": Recomputation(1.0, 1.0, 1.0, 1.0, KORTHIKANTI.at("§5, full activation recomputation")),
     "selective": Recomputation(0.0, 1.0, 0.0, 0.0, KORTHIKANTI.at("§5, selective activation recomputation")),

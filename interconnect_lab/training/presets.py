@@ -76,7 +76,7 @@ MEGATRON_CORE = Source(
     url="https://github.com/NVIDIA/Megatron-LM")
 from .models import TransformerModel
 from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MPT_PRETRAIN_YAML, TORCHTITAN_OPTIMIZER,
-                       Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS)
+                       PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS)
 
 
 GPT3 = Source(
@@ -198,19 +198,22 @@ def _software():
         quantized_gradients=True, sources=(ZERO_PLUS_PLUS,))
     # PyTorch FSDP around a model written op by op and run without torch.compile, as torchtitan's
     # and IBM's Llama are: their RMSNorm, rotary embedding and SwiGLU run kernel by kernel, and
-    # so does PyTorch's default AdamW.
+    # so does PyTorch's default AdamW; their blocks are checkpointed by PyTorch's non-reentrant
+    # checkpoint, which stops recomputing early.
     sharding = PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
                                "backward prefetch, reduce-scatter after backward")
     fsdp = Software(
         name="PyTorch FSDP", flash_attention=True, data_parallel_overlap=True, gradient_bytes=2,
-        scatter_gather=False, eager_elementwise=True, fused_optimizer=False,
-        sources=(sharding,) + EAGER_ELEMENTWISE_SOURCES + EAGER_OPTIMIZER_SOURCES)
+        scatter_gather=False, eager_elementwise=True, fused_optimizer=False, recompute_early_stop=True,
+        sources=(sharding,) + EAGER_ELEMENTWISE_SOURCES + EAGER_OPTIMIZER_SOURCES + (PYTORCH_CHECKPOINT_EARLY_STOP,))
     # MosaicML's llm-foundry benchmarks of 2023: FSDP through Composer, the Triton FlashAttention
     # kernel, and Composer's FSDP mixed precision, PURE (BF16 weights) or DEFAULT (FP32 weights).
     # MPT's low-precision LayerNorm and its GELU are one kernel each; ALiBi runs inside attention;
-    # Composer's DecoupledAdamW steps op by op.
+    # Composer's DecoupledAdamW steps op by op. The benchmark script's default image is PyTorch
+    # 1.13, whose non-reentrant checkpoint reran the whole block (early stop came with 2.1).
     llm_foundry = dataclasses.replace(
         fsdp, name="llm-foundry 2023, PURE", attention_kernel="FlashAttention-1", eager_elementwise=False,
+        recompute_early_stop=False,
         sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='PURE'"),
                  MPT_PRETRAIN_YAML))
     llm_foundry_fp32 = dataclasses.replace(

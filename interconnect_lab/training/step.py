@@ -565,14 +565,15 @@ def _precision_speedup(software, gpu):
 
 
 def _projection_gemm_s(model, gpu, gemm_rate, tokens, t, precision="bf16"):
-    """Forward and backward time of a layer's four projection GEMMs on one GPU [s].
+    """Forward and backward time of a layer's four projection GEMMs on one GPU [s], and the last one's forward.
 
     Each weight GEMM (QKV, attention output, MLP in, MLP out; tensor-parallel
     shards of ``tokens`` rows) runs at its own shape's rate
     (:func:`interconnect_lab.matmul.gemm_efficiency`): forward m × n × k,
     backward the data gradient (m × k × n) and the weight gradient (k × n × m).
-    Returns the forward time, the backward time and the weight-gradient times of
-    the two column-parallel GEMMs (QKV and MLP in), stacked.
+    Returns the forward time, the backward time, the weight-gradient times of
+    the two column-parallel GEMMs (QKV and MLP in), stacked, and the forward time
+    of the MLP's output projection.
     """
     h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
     t, tokens = np.broadcast_arrays(np.asarray(t, float), np.asarray(tokens, float))
@@ -588,9 +589,17 @@ def _projection_gemm_s(model, gpu, gemm_rate, tokens, t, precision="bf16"):
     forward = seconds[0].sum(axis=0)
     backward = (seconds[1] + seconds[2]).sum(axis=0)
     column_weight_gradient = seconds[2][[0, 2]]
+    last_forward = seconds[0][3]
     if forward.ndim == 0:
-        return float(forward), float(backward), column_weight_gradient
-    return forward, backward, column_weight_gradient
+        return float(forward), float(backward), column_weight_gradient, float(last_forward)
+    return forward, backward, column_weight_gradient, last_forward
+
+
+def _stops_early(software, share):
+    """Whether a policy's recomputation stops before the block's last GEMM (``Software.recompute_early_stop``):
+    only policies that checkpoint whole blocks rerun it at all."""
+    whole_blocks = share.projections > 0 and share.projections == share.attention == share.elementwise
+    return software.recompute_early_stop and whole_blocks
 
 
 def _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream, hbm_rate):
@@ -661,7 +670,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
     eager_forward_s, eager_backward_s = _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream,
                                                              hbm_rate)
-    projection_forward_s, projection_backward_s, column_weight_gradient_s = _projection_gemm_s(
+    projection_forward_s, projection_backward_s, column_weight_gradient_s, output_projection_s = _projection_gemm_s(
         model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t,
         software.gemm_precision)
     # The backward pass of the attention core: four matmuls (twice the forward's FLOPs), and
@@ -682,7 +691,10 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     backward_s = (backward_core_s + 2 * elementwise_s + eager_backward_s + projection_backward_s
                   + quantize_backward_s)
     share = RECOMPUTATION[recompute]
-    recompute_s = (share.projections * projection_forward_s + share.attention * core_s
+    # Early stop: a checkpointed block's recomputation ends once the MLP's output projection has
+    # its input back; that GEMM (and the collective after it) is not rerun.
+    skipped_s = output_projection_s if _stops_early(software, share) else 0.0
+    recompute_s = (share.projections * (projection_forward_s - skipped_s) + share.attention * core_s
                    + share.elementwise * (elementwise_s + eager_forward_s + quantize_forward_s))
     layer_s = forward_s + backward_s + recompute_s
     layer_gemm_s = (projection_forward_s + projection_backward_s + share.projections * projection_forward_s
@@ -692,7 +704,8 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     # after the MLP (one in all with a parallel block), in every pass (SC21 §3.2).
     ti, ci = (np.rint(x).astype(int) for x in (t, c))
     activation_size = software.parameter_bytes * tokens * h
-    passes = 2 + share.collectives                                   # forward, backward, recomputation
+    # forward, backward, recomputation (early stop skips the block's last all-reduce)
+    passes = 2 + share.collectives * ((blocks - 1) / blocks if _stops_early(software, share) else 1.0)
     tp_ops = passes * blocks
     all_reduce_s = _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node, gpus), cluster_)
     tp_comm = tp_ops * all_reduce_s
@@ -939,8 +952,9 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     tokens_per_iteration = B * s
     model_flops = tokens_per_iteration * flops_per_token(model, recompute="none")
     share = RECOMPUTATION[recompute]
+    recomputed_projections = projections - (2 * model.ffn_hidden_size * h if _stops_early(software, share) else 0)
     executed = tokens_per_iteration * (model.layers * (3 * (projections + 4 * w * h)
-                                                       + share.projections * projections
+                                                       + share.projections * recomputed_projections
                                                        + share.attention * 4 * w * h)
                                        + 3 * logit_flops)
     memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
