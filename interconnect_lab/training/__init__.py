@@ -50,7 +50,13 @@ with :math:`m` microbatches, :math:`p` stages, :math:`v` model chunks per stage
 part of each communication counted. The hidden part is not free either: what a
 hidden collective receives passes through HBM at least twice
 (:data:`interconnect_lab.collectives.HBM_BYTES_PER_RECEIVED_BYTE`, NCCL's
-maintainers), and that memory time is added to the compute it overlaps.
+maintainers), and that memory time is added to the compute it overlaps; on
+request (``Efficiencies.nccl_bus_bytes_per_s_per_sm``) so are the SMs its NCCL
+kernels hold. Recomputation reruns what the policy names, less each block's
+MLP output projection where PyTorch's checkpoint stops early
+(``Software.recompute_early_stop``). The optimizer updates each GPU's share
+of the weights (all of them without ZeRO, a shard group's share with hybrid
+sharding) in one fused kernel or op by op (``Software.fused_optimizer``).
 A stack that keeps FP32 weights under autocast (``Software.fp32_weights``)
 also pays autocast's casts of every weight and weight gradient in HBM time,
 gathers 4 bytes per weight, and carries an FP32 residual stream.
