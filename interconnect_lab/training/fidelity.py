@@ -16,6 +16,7 @@ import numpy as np
 from ..published.training_runs import TRAINING_RUNS, PublishedRun
 from .config import parallel_config
 from .hardware import Cluster
+from .presets import DEFAULT_EFFICIENCIES
 from .models import TransformerModel
 from .step import TrainingStep, training_step
 
@@ -79,7 +80,7 @@ def replay(run, software=None, *, efficiencies=None) -> TrainingStep:
                              sequence_parallel=run.sequence_parallel, zero_stage=run.zero_stage,
                              shard_group_size=run.shard_group_size, uneven_pipeline=run.uneven_pipeline)
     return training_step(model, hardware, config, run.software if software is None else software,
-                         **({} if efficiencies is None else {"efficiencies": efficiencies}))
+                         efficiencies=DEFAULT_EFFICIENCIES if efficiencies is None else efficiencies)
 
 
 _METRIC_OF_STEP = {

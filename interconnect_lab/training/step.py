@@ -68,6 +68,15 @@ def _alpha_beta(kind, ranks, ranks_per_node, scale_up_bytes_per_s, scale_out_byt
     return float(result.latency_term_s), float(result.bandwidth_term_s)
 
 
+def _distinct_groups(ranks, ranks_per_node, network_slowdown):
+    """The distinct (ranks, ranks per node, slowdown) of an array of groups, and where each group's is."""
+    if np.ndim(ranks) == 0:                # one group: no need to find the distinct ones
+        return [(int(ranks), int(min(ranks_per_node, ranks)), float(network_slowdown))], np.zeros((), dtype=int)
+    pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel(), network_slowdown.ravel()], axis=1)
+    unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    return unique, inverse.reshape(ranks.shape)
+
+
 def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_, network_slowdown=1.0):
     """Time of one collective of each group in an array of groups [s], vectorised.
 
@@ -87,14 +96,7 @@ def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_, network_slo
     per_byte = np.zeros(size_bytes.shape)
     nvls_fixed = np.full(size_bytes.shape, np.inf)
     nvls_per_byte = np.zeros(size_bytes.shape)
-    if size_bytes.ndim == 0:               # one group: no need to find the distinct ones
-        unique = [(int(ranks), int(min(ranks_per_node, ranks)), float(network_slowdown))]
-        inverse = np.zeros((), dtype=int)
-    else:
-        pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel(), network_slowdown.ravel()],
-                         axis=1)
-        unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
-        inverse = inverse.reshape(size_bytes.shape)
+    unique, inverse = _distinct_groups(ranks, ranks_per_node, network_slowdown)
     for index, (n, g, slowdown) in enumerate(unique):
         if n <= 1:
             continue
@@ -129,9 +131,7 @@ def _collective_sms(kind, ranks, ranks_per_node, cluster_, bus_bytes_per_s_per_s
     """SMs one collective of each group holds while it runs, vectorised (0 for groups of one)."""
     ranks, ranks_per_node, network_slowdown = np.broadcast_arrays(
         np.asarray(ranks, int), np.asarray(ranks_per_node, int), np.asarray(network_slowdown, float))
-    pairs = np.stack([ranks.ravel(), np.minimum(ranks_per_node, ranks).ravel(), network_slowdown.ravel()], axis=1)
-    unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
-    inverse = inverse.reshape(ranks.shape)
+    unique, inverse = _distinct_groups(ranks, ranks_per_node, network_slowdown)
     sms = np.zeros(ranks.shape)
     for index, (n, g, slowdown) in enumerate(unique):
         if n > 1:
