@@ -615,6 +615,37 @@ def test_an_op_by_op_adam_step_costs_the_bytes_counted_from_pytorchs_adamw():
     assert eager.step_s - eager.optimizer_s == pytest.approx(fused.step_s - fused.optimizer_s, rel=1e-12)
 
 
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("every_step", [True, False])
+def test_clipping_the_gradients_costs_a_norm_read_and_a_scale_per_updated_parameter(fused, every_step, monkeypatch):
+    # Every stack reads each FP32 gradient for the global norm (4 B per parameter a GPU updates);
+    # PyTorch's clip_grad_norm_ then multiplies each by the clamped coefficient on every step
+    # (read 4, write 4), Megatron-LM only on the steps it clips. Nothing but the optimizer moves.
+    from interconnect_lab.training import step as step_module
+    model = tr.transformer_model("Llama 3 8B")
+    hbm = tr.DEFAULT_EFFICIENCIES.memory_bandwidth * catalog.gpu("A100 SXM").hbm_bandwidth_bytes_per_s
+    changes = dict(fused_optimizer=fused, clip_every_step=every_step)
+    clipped = _eager_step(model, True, **changes)
+    monkeypatch.setattr(step_module, "GRADIENT_CLIP_BYTES", 0.0)
+    monkeypatch.setattr(step_module, "GRADIENT_NORM_BYTES", 0.0)
+    unclipped = _eager_step(model, True, **changes)
+    assert (tr.GRADIENT_NORM_BYTES, tr.GRADIENT_CLIP_BYTES) == (4, 12)
+    clip_bytes = tr.GRADIENT_CLIP_BYTES if every_step else tr.GRADIENT_NORM_BYTES
+    assert clipped.optimizer_s - unclipped.optimizer_s == pytest.approx(
+        tr.parameter_count(model) * clip_bytes / hbm, rel=1e-9)
+    assert clipped.step_s - clipped.optimizer_s == pytest.approx(unclipped.step_s - unclipped.optimizer_s, rel=1e-12)
+
+
+def test_only_megatron_stacks_scale_their_gradients_just_on_the_steps_they_clip():
+    conditional = {name for name, stack in tr.SOFTWARE.items() if not stack.clip_every_step}
+    assert conditional == {"Megatron-LM SC21", "Megatron-LM SC21, torch DDP", "Megatron-LM 2022", "Megatron-LM 2023",
+                           "MegaScale", "Megatron-Core 2024", "Megatron-Core 2024 FP8"}
+    megatron_clip, pytorch_clip = tr.GRADIENT_CLIP_SOURCES[1], tr.GRADIENT_CLIP_SOURCES[0]
+    assert "Megatron-LM" in megatron_clip.title and "clip_grad.py" in pytorch_clip.title
+    for name in conditional - {"MegaScale"}:          # MegaScale cites its paper, on Megatron-LM 2023's code
+        assert megatron_clip in tr.software(name).sources
+
+
 @given(st.sampled_from([1, 2, 4, 8, 16, 32, 64]), st.booleans())
 @settings(max_examples=20, deadline=None)
 def test_the_optimizer_step_scales_with_the_share_each_gpu_updates(shard_group, fused):

@@ -56,7 +56,8 @@ kernels hold. Recomputation reruns what the policy names, less each block's
 MLP output projection where PyTorch's checkpoint stops early
 (``Software.recompute_early_stop``). The optimizer updates each GPU's share
 of the weights (all of them without ZeRO, a shard group's share with hybrid
-sharding) in one fused kernel or op by op (``Software.fused_optimizer``).
+sharding) in one fused kernel or op by op (``Software.fused_optimizer``),
+after clipping the gradients to a global norm (``Software.clip_every_step``).
 A stack that keeps FP32 weights under autocast (``Software.fp32_weights``)
 also pays autocast's casts of every weight and weight gradient in HBM time,
 gathers 4 bytes per weight, and carries an FP32 residual stream.
@@ -106,7 +107,8 @@ from .zero import ZeroVolume, zero_communication_volume, GradientCompression, gr
 from .hardware import (ATTENTION_BENCHMARK_LENGTHS, ATTENTION_KERNEL_SOURCES, ATTENTION_KERNELS, FLASH_ATTENTION_BACKWARD_FLOPS,
                        FLASH_ATTENTION_BACKWARD_SOURCE, AttentionShare, attention_share, EAGER_RMSNORM_BYTES,
                        EAGER_ROTARY_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_ELEMENTWISE_SOURCES,
-                       EAGER_ADAMW_BYTES, EAGER_OPTIMIZER_SOURCES)
+                       EAGER_ADAMW_BYTES, EAGER_OPTIMIZER_SOURCES, GRADIENT_NORM_BYTES, GRADIENT_CLIP_BYTES,
+                       GRADIENT_CLIP_SOURCES)
 from .fidelity import FidelityRow, replay, fidelity_table, fidelity_summary
 
 #: FLOP-counting conventions by name: each is ``function(model, recompute) -> FLOP per token``.
@@ -144,7 +146,8 @@ __all__ = [
     "FLASH_ATTENTION_BACKWARD_FLOPS",
     "FLASH_ATTENTION_BACKWARD_SOURCE",
     "EAGER_RMSNORM_BYTES", "EAGER_ROTARY_BYTES", "EAGER_GATED_ACTIVATION_BYTES", "EAGER_ELEMENTWISE_SOURCES",
-    "EAGER_ADAMW_BYTES", "EAGER_OPTIMIZER_SOURCES", "NCCL_BUS_BYTES_PER_S_PER_SM", "NCCL_SM_SOURCE",
+    "EAGER_ADAMW_BYTES", "EAGER_OPTIMIZER_SOURCES", "GRADIENT_NORM_BYTES", "GRADIENT_CLIP_BYTES", "GRADIENT_CLIP_SOURCES",
+    "NCCL_BUS_BYTES_PER_S_PER_SM", "NCCL_SM_SOURCE",
     # configuration and results
     "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu",
     "TrainingStep", "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",

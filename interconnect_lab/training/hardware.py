@@ -254,6 +254,34 @@ EAGER_OPTIMIZER_SOURCES = (PYTORCH_FOREACH_ADAMW, FMS_FSDP_OPTIMIZER)
 #: 16-bit gradient and weight). Composer's DecoupledAdamW runs the same ops one tensor at a time.
 EAGER_ADAMW_BYTES = 80.0
 
+PYTORCH_CLIP_GRAD_NORM = Source(
+    title="PyTorch: torch/nn/utils/clip_grad.py (clip_grad_norm_)", year=2024,
+    url="https://github.com/pytorch/pytorch/blob/20592e4db96fcad1c113bfd4fc1832258767ba26/torch/nn/utils/clip_grad.py",
+    locator="_get_total_norm, _clip_grads_with_norm_",
+    note="the norm of every gradient (_foreach_norm), then _foreach_mul_ by the clamped coefficient on every "
+         "step: 'multiplying by the clamped coef is redundant when the coef is clamped to 1, but doing so avoids "
+         "a `if clip_coef < 1:` conditional which can require a CPU <=> device synchronization'; FSDP's "
+         "clip_grad_norm_ (fms-fsdp, Composer) and torchtitan do the same on each GPU's shard")
+MEGATRON_CLIP_GRADS = Source(
+    title="NVIDIA Megatron-LM: megatron/core/optimizer/clip_grads.py", year=2025,
+    url="https://github.com/NVIDIA/Megatron-LM/blob/0293807e53192713996ca335c74025d6d298b01a/megatron/core/optimizer/clip_grads.py",
+    locator="get_grad_norm_fp32, clip_grad_by_total_norm_fp32",
+    note="the FP32 gradients' norm in one multi-tensor kernel (multi_tensor_l2norm), then a multi-tensor scale: "
+         "with Transformer Engine's multi_tensor_scale_tensor on every step (the coefficient clamped to 1 on "
+         "the GPU), with apex's only when the norm exceeds the threshold")
+
+#: HBM bytes per updated parameter of the global norm that every stack here clips its gradients
+#: by before the optimizer step: one read of each FP32 gradient [B].
+GRADIENT_NORM_BYTES = 4.0
+#: HBM bytes per updated parameter of clipping with a scale on every step: the norm and then a
+#: multiplication of each FP32 gradient by the clamped coefficient (read 4, write 4) [B].
+#: PyTorch's ``clip_grad_norm_`` scales unconditionally to spare a host synchronisation
+#: (``PYTORCH_CLIP_GRAD_NORM``); Megatron-LM scales only when the norm is over the threshold
+#: (``MEGATRON_CLIP_GRADS``), which a steady step does not count (``Software.clip_every_step``).
+GRADIENT_CLIP_BYTES = GRADIENT_NORM_BYTES + 8.0
+#: Where the clipping is counted from.
+GRADIENT_CLIP_SOURCES = (PYTORCH_CLIP_GRAD_NORM, MEGATRON_CLIP_GRADS)
+
 
 class AttentionShare(NamedTuple):
     """Share of a GPU's dense BF16 peak one attention kernel reaches, per pass [-]."""
@@ -436,6 +464,14 @@ class Software:
         the policies that checkpoint whole blocks ("full", "every other
         layer"). Off: the whole forward pass of the block is rerun, as
         Megatron-LM's own checkpointing does.
+    clip_every_step : bool
+        Gradient clipping multiplies every gradient by the clamped coefficient
+        on every step, clipping or not (PyTorch's ``clip_grad_norm_``, which
+        FSDP, Composer and torchtitan call; DeepSpeed's unscale-and-clip):
+        ``training.GRADIENT_CLIP_BYTES`` per updated parameter. Off: only
+        when the norm exceeds the threshold (Megatron-LM), which a steady
+        step does not count: the norm's read alone,
+        ``training.GRADIENT_NORM_BYTES``.
     fused_optimizer : bool
         The Adam step is one fused kernel (apex's FusedAdam in Megatron-LM,
         DeepSpeed's): it reads and writes each FP32 weight and moment once
@@ -519,6 +555,7 @@ class Software:
     fused_norm_activation: bool = False
     eager_elementwise: bool = False
     recompute_early_stop: bool = False
+    clip_every_step: bool = True
     fused_optimizer: bool = True
     parallel_block: bool = False
     tensor_parallel_overlap: bool = False

@@ -75,8 +75,8 @@ MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
 from .models import TransformerModel
-from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MPT_PRETRAIN_YAML, TORCHTITAN_OPTIMIZER,
-                       PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS)
+from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MEGATRON_CLIP_GRADS, MPT_PRETRAIN_YAML,
+                       TORCHTITAN_OPTIMIZER, PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS)
 
 
 GPT3 = Source(
@@ -162,8 +162,9 @@ EFFICIENT_OPERATORS = MappingProxyType({"attention_kernel": "FlashAttention-2", 
 
 def _software():
     sc21 = Software(
-        name="Megatron-LM SC21", scatter_gather=True, gradient_bytes=2,
-        sources=(SC21.at("§4", note="fused kernels, scatter/gather, no overlap; FP16 gradients all-reduced"),))
+        name="Megatron-LM SC21", scatter_gather=True, gradient_bytes=2, clip_every_step=False,
+        sources=(SC21.at("§4", note="fused kernels, scatter/gather, no overlap; FP16 gradients all-reduced"),
+                 MEGATRON_CLIP_GRADS))
     # SC21's four smallest rows ran PyTorch's DistributedDataParallel, which all-reduces
     # gradient buckets during the backward pass; the rest Megatron-LM's own, after it.
     sc21_torch_ddp = dataclasses.replace(
@@ -180,10 +181,10 @@ def _software():
     # since 2022; MegaScale names no version or flags).
     megatron = Software(
         name="Megatron-LM 2023", flash_attention=True, attention_kernel="FlashAttention-1", scatter_gather=True,
-        gradient_bytes=4,
+        gradient_bytes=4, clip_every_step=False,
         sources=(MEGASCALE.at("§3, §3.4, §6.1", note=(
             "the Megatron-LM baseline of Tables 2 and 3; FlashAttention-2 is one of the efficient operators "
-            "MegaScale added (§3.4), so the baseline runs the first FlashAttention")),))
+            "MegaScale added (§3.4), so the baseline runs the first FlashAttention")), MEGATRON_CLIP_GRADS))
     megascale = dataclasses.replace(
         megatron, name="MegaScale", attention_kernel="FlashAttention-2", parallel_block=True,
         tensor_parallel_overlap=True, pipeline_parallel_overlap=True, data_parallel_overlap=True,
@@ -255,11 +256,11 @@ def _software():
         name="Megatron-Core 2024", flash_attention=True, attention_kernel="cuDNN",
         fused_norm_activation=True, tensor_parallel_overlap=True, pipeline_parallel_overlap=True,
         data_parallel_overlap=True, bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000,
-        scatter_gather=False, gradient_bytes=4,
+        scatter_gather=False, gradient_bytes=4, clip_every_step=False,
         sources=(MEGATRON_CORE.at("README, training speed and scalability", note=(
             "Transformer Engine fused attention and kernels, tensor-parallel communication overlap, "
             "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),
-                 MEGATRON_CORE_DDP))
+                 MEGATRON_CORE_DDP, MEGATRON_CLIP_GRADS))
     megatron_core_fp8 = dataclasses.replace(
         megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))

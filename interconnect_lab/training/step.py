@@ -17,7 +17,7 @@ from .models import (
     _layer_parameters, flops_per_token, training_time_s,
 )
 from .hardware import (
-    EAGER_ADAMW_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES,
+    EAGER_ADAMW_BYTES, EAGER_GATED_ACTIVATION_BYTES, GRADIENT_CLIP_BYTES, GRADIENT_NORM_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES,
     FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share,
 )
 from .presets import (
@@ -339,7 +339,7 @@ class TrainingStep:
     data_parallel_hidden_s : float or numpy.ndarray
         Data-parallel communication hidden behind the backward pass [s].
     optimizer_s : float or numpy.ndarray
-        The optimizer update (memory-bound) [s].
+        Clipping the gradients and the optimizer update (memory-bound) [s].
     step_s : float or numpy.ndarray
         Length of the iteration [s].
     gpus : int or numpy.ndarray
@@ -944,8 +944,11 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     # ZeRO partitions the update over the shard group: all d GPUs, or, hybrid-sharded, the
     # group that holds one copy of the weights (each replica updates its own copy).
     updated = params / np.where(zero_stage >= 1, shard, 1)
-    step_bytes = (efficiencies.optimizer_bytes_per_parameter + software.gradient_bytes + software.parameter_bytes
-                  if software.fused_optimizer else EAGER_ADAMW_BYTES)
+    # Before it, every stack clips the gradients to a global norm: a read of each, and in most
+    # stacks a scale of each on every step (Software.clip_every_step).
+    step_bytes = (GRADIENT_CLIP_BYTES if software.clip_every_step else GRADIENT_NORM_BYTES) + (
+        efficiencies.optimizer_bytes_per_parameter + software.gradient_bytes + software.parameter_bytes
+        if software.fused_optimizer else EAGER_ADAMW_BYTES)
     optimizer = updated * step_bytes / hbm_rate
 
     step = compute + tensor_parallel + pipeline + bubble + exposed_dp + optimizer
