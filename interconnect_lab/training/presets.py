@@ -76,7 +76,8 @@ MEGATRON_CORE = Source(
     url="https://github.com/NVIDIA/Megatron-LM")
 from .models import TransformerModel
 from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MEGATRON_CLIP_GRADS, MPT_PRETRAIN_YAML,
-                       TORCHTITAN_OPTIMIZER, PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, Software, ZERO, ZERO_PLUS_PLUS)
+                       TORCHTITAN_OPTIMIZER, PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, Software, ZERO,
+                       ZERO_PLUS_PLUS)
 
 
 GPT3 = Source(

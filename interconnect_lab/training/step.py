@@ -17,8 +17,8 @@ from .models import (
     _layer_parameters, flops_per_token, training_time_s,
 )
 from .hardware import (
-    EAGER_ADAMW_BYTES, EAGER_GATED_ACTIVATION_BYTES, GRADIENT_CLIP_BYTES, GRADIENT_NORM_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES,
-    FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share,
+    EAGER_ADAMW_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES,
+    GRADIENT_CLIP_BYTES, GRADIENT_NORM_BYTES, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share,
 )
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
