@@ -71,6 +71,9 @@ class AlgorithmCost:
         Bytes of the message per second once the pipeline is full [B/s]; 0 if NCCL would not run it.
     unavailable : str
         Why NCCL would not run it on this machine; empty if it would.
+    channel_bandwidth_bytes_per_s : float
+        Algorithm bandwidth one of the communicator's channels adds, below NCCL's ceilings [B/s]:
+        what a message small enough to run on few channels gets per channel.
     """
 
     algorithm: str
@@ -78,6 +81,7 @@ class AlgorithmCost:
     latency_s: float
     algorithm_bandwidth_bytes_per_s: float
     unavailable: str = ""
+    channel_bandwidth_bytes_per_s: float = math.inf
 
 
 def _steps(collective, n):
@@ -129,8 +133,15 @@ def _unavailable(system, graphs, collective, algorithm, protocol):
     return ""
 
 
-def _bus_bandwidth_gbps(system, graphs, collective, algorithm, protocol):
-    """NCCL's bus bandwidth of one (algorithm, protocol), before conversion [GB/s]."""
+def _bus_bandwidth_gbps(system, graphs, collective, algorithm, protocol, capped=True):
+    """NCCL's bus bandwidth of one (algorithm, protocol), before conversion [GB/s].
+
+    ``capped=False`` leaves out NCCL's ceilings (LL's most, the per-channel maxima): what
+    the channels would move at their search speed, the rate one channel adds.
+    """
+    def ceiling(value, limit):
+        return min(value, limit) if capped else value
+
     graph = _graph_of(graphs, algorithm)
     arch, nodes, ppn = system.architecture, system.nodes, system.gpus_per_node
     node = _node_index(nodes)
@@ -146,16 +157,16 @@ def _bus_bandwidth_gbps(system, graphs, collective, algorithm, protocol):
     bus = graph.channels * bw
     ll_max = tuning.LL_MAX_BANDWIDTH_GBPS[arch if nodes == 1 else ("volta" if system.cpu != "amd" else "ampere")][node]
     if algorithm == "ring" and protocol == "LL":
-        bus = min(ll_max, bus * 0.5)
+        bus = ceiling(bus * 0.5, ll_max)
     if algorithm == "ring" and protocol == "LL128":
-        bus = min(bus * 0.92, graph.channels * tuning.RING_LL128_MAX_PER_CHANNEL_GBPS[arch][node])
+        bus = ceiling(bus * 0.92, graph.channels * tuning.RING_LL128_MAX_PER_CHANNEL_GBPS[arch][node])
     if algorithm == "tree" and collective == "all_reduce":
-        bus = min(bus * 0.92, graph.channels * tuning.TREE_MAX_PER_CHANNEL_GBPS[arch][node])
+        bus = ceiling(bus * 0.92, graph.channels * tuning.TREE_MAX_PER_CHANNEL_GBPS[arch][node])
     if algorithm == "tree" and protocol == "LL":
-        bus = min(bus / 3.8, ll_max)
+        bus = ceiling(bus / 3.8, ll_max)
     if algorithm == "tree" and protocol == "LL128":
-        bus = min(bus * (7.0 / 9.0 if nodes == 1 else 120.0 / 128.0),
-                  graph.channels * tuning.TREE_LL128_MAX_PER_CHANNEL_GBPS[arch][node])
+        bus = ceiling(bus * (7.0 / 9.0 if nodes == 1 else 120.0 / 128.0),
+                      graph.channels * tuning.TREE_LL128_MAX_PER_CHANNEL_GBPS[arch][node])
     if algorithm == "pat":
         bus *= 0.75
     if algorithm == "collnet_direct":
@@ -169,8 +180,8 @@ def _bus_bandwidth_gbps(system, graphs, collective, algorithm, protocol):
     return bus
 
 
-def _algorithm_bandwidth_gbps(system, graphs, collective, algorithm, protocol):
-    bus = _bus_bandwidth_gbps(system, graphs, collective, algorithm, protocol)
+def _algorithm_bandwidth_gbps(system, graphs, collective, algorithm, protocol, capped=True):
+    bus = _bus_bandwidth_gbps(system, graphs, collective, algorithm, protocol, capped)
     if algorithm != "ring" and collective in ("all_gather", "reduce_scatter"):
         return bus
     if algorithm in ("ring", "nvls", "nvls_tree"):
@@ -241,14 +252,22 @@ def algorithm_costs(collective, system: CollectiveSystem, graphs: Graphs | None 
     costs = []
     for algorithm in _ALGORITHMS_OF[collective]:
         for protocol in tuning.PROTOCOLS:
+            if system.ranks == 1:  # enqueue.cc: one rank copies in place, Ring/Simple at no cost
+                free = (algorithm, protocol) == ("ring", "Simple")
+                costs.append(AlgorithmCost(algorithm, protocol, 0.0 if free else math.inf,
+                                           math.inf if free else 0.0, "" if free else "one rank: nothing to exchange"))
+                continue
             reason = _unavailable(system, graphs, collective, algorithm, protocol)
             if reason:
                 costs.append(AlgorithmCost(algorithm, protocol, math.inf, 0.0, reason))
                 continue
             bandwidth = _algorithm_bandwidth_gbps(system, graphs, collective, algorithm, protocol)
+            per_channel = _algorithm_bandwidth_gbps(system, graphs, collective, algorithm, protocol,
+                                                    capped=False) / graphs.channels
             latency = _latency_us(system, collective, algorithm, protocol)
             costs.append(AlgorithmCost(algorithm, protocol, latency * u.us, bandwidth * u.GB_per_s,
-                                       "" if bandwidth > 0 else "no bandwidth on this machine"))
+                                       "" if bandwidth > 0 else "no bandwidth on this machine",
+                                       per_channel * u.GB_per_s))
     return tuple(costs)
 
 
@@ -270,10 +289,13 @@ def _size_factors(system, graphs, collective, cost, size, channels=True):
             and collective == "all_reduce" and system.architecture != "volta"):
         plateau = np.floor(size / (graphs.channels * system.ranks)) >= 64
         latency_factor = np.where(plateau, tuning.RING_PLATEAU_LATENCY_FACTOR, 1.0)
-    if channels and cost.algorithm in ("ring", "tree", "pat", "collnet_chain"):
-        # Each channel is one thread block on one SM: fewer channels move fewer bytes at once.
-        bandwidth_factor = bandwidth_factor * _channels_run(system, graphs, cost.algorithm, cost.protocol, size) \
-            / graphs.channels
+    if channels and cost.algorithm in ("ring", "pat", "collnet_chain") and system.ranks > 1:
+        # Each channel is one thread block on one SM: fewer channels move fewer bytes at once,
+        # until NCCL's ceilings (LL's most, per-channel maxima) bind anyway. The tree's own
+        # per-size correction (measured by NCCL's authors) already holds its mid-size ramp.
+        run = _channels_run(system, graphs, cost.algorithm, cost.protocol, size, whole=False)
+        bandwidth_factor = bandwidth_factor * np.minimum(
+            1.0, run * cost.channel_bandwidth_bytes_per_s / cost.algorithm_bandwidth_bytes_per_s)
     return latency_factor, bandwidth_factor
 
 
@@ -309,8 +331,13 @@ def _time(system, graphs, collective, cost, size, channels=True):
     return float(time) if np.ndim(time) == 0 else time
 
 
-def _channels_run(system, graphs, algorithm, protocol, size):
-    """Channels NCCL runs for this size (``topoGetAlgoInfo``): fewer while the message is small."""
+def _channels_run(system, graphs, algorithm, protocol, size, whole=True):
+    """Channels NCCL runs for this size (``topoGetAlgoInfo``): fewer while the message is small.
+
+    NCCL drops whole channels, one at a time; ``whole=False`` gives the same count
+    without rounding down (at least one), which the time uses so that it does not
+    saw-tooth between two channel counts.
+    """
     if algorithm in ("nvls", "nvls_tree"):
         one_domain, several = tuning.NVLS_CHANNELS[system.architecture]
         channels = one_domain if system.nodes == 1 else several
@@ -321,7 +348,8 @@ def _channels_run(system, graphs, algorithm, protocol, size):
     per_channel = tuning.THREADS[protocol] * threshold
     if algorithm == "collnet_direct":
         return np.full_like(size, graphs.channels)
-    return np.clip(np.floor(size / per_channel), 1, graphs.channels)
+    share = size / per_channel
+    return np.clip(np.floor(share) if whole else share, 1, graphs.channels)
 
 
 @dataclass(frozen=True)
@@ -396,9 +424,13 @@ class NcclCollective:
 
 
 def _check_forced(name, value, valid):
+    """None, or the allowed names as a tuple (one name, or several as ``NCCL_ALGO`` lists them)."""
     if value is None:
         return None
-    return check_choice(name, value, valid)
+    names = (value,) if isinstance(value, str) else tuple(value) if isinstance(value, (tuple, list)) else None
+    if not names:
+        raise TypeError(f"{name} must be a name or a sequence of names, got {value!r}")
+    return tuple(check_choice(name, v, valid) for v in names)
 
 
 def _select(times, costs):
@@ -431,10 +463,10 @@ def nccl_collective(collective, size_bytes, system: CollectiveSystem, *, algorit
         output, for reduce-scatter the input) [B], in [0, 1e30].
     system : CollectiveSystem
         The machine (:func:`~interconnect_lab.collectives.system.collective_system`).
-    algorithm : str, optional
-        Only this algorithm (``NCCL_ALGO``), a name in ``tuning.NCCL_ALGORITHMS``.
-    protocol : str, optional
-        Only this protocol (``NCCL_PROTO``): ``"LL"``, ``"LL128"`` or ``"Simple"``.
+    algorithm : str or sequence of str, optional
+        Only this algorithm, or these (``NCCL_ALGO``): names in ``tuning.NCCL_ALGORITHMS``.
+    protocol : str or sequence of str, optional
+        Only this protocol, or these (``NCCL_PROTO``): ``"LL"``, ``"LL128"``, ``"Simple"``.
 
     Returns
     -------
@@ -473,20 +505,14 @@ def nccl_collective(collective, size_bytes, system: CollectiveSystem, *, algorit
     size = np.asarray(check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=1e30), dtype=float)
     graphs = search_graphs(system)
     costs = [c for c in algorithm_costs(collective, system, graphs)
-             if algorithm in (None, c.algorithm) and protocol in (None, c.protocol)]
+             if (algorithm is None or c.algorithm in algorithm) and (protocol is None or c.protocol in protocol)]
     if all(c.unavailable for c in costs):
         reasons = "; ".join(dict.fromkeys(c.unavailable for c in costs))
         raise ValueError(f"NCCL would not run {collective} with algorithm={algorithm!r}, protocol={protocol!r} "
                          f"on {system.name or 'this system'}: {reasons}")
-    if system.ranks == 1:
-        zero = np.zeros_like(size)
-        costs = [AlgorithmCost("ring", "Simple", 0.0, math.inf)]
-        times = [zero]
-    else:
-        estimates = [np.asarray(_time(system, graphs, collective, c, size, channels=False), dtype=float)
-                     for c in costs]
-        times = [np.asarray(_time(system, graphs, collective, c, size), dtype=float) for c in costs]
-    best = _select(estimates if system.ranks > 1 else times, costs)
+    estimates = [np.asarray(_time(system, graphs, collective, c, size, channels=False), dtype=float) for c in costs]
+    times = [np.asarray(_time(system, graphs, collective, c, size), dtype=float) for c in costs]
+    best = _select(estimates, costs)
     time = np.choose(best, [np.broadcast_to(t, size.shape) for t in times]) if len(times) > 1 else times[0]
     names = np.array([c.algorithm for c in costs])[best]
     protocols = np.array([c.protocol for c in costs])[best]
