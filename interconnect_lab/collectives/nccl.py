@@ -528,7 +528,8 @@ def _result(collective, system, size, names, protocols, channels, time, costs, t
 
     with np.errstate(divide="ignore", invalid="ignore"):
         algbw = np.where(time > 0, size / np.where(time > 0, time, 1.0), np.where(size > 0, np.inf, 0.0))
-    busbw = algbw * bus_bandwidth_factor(collective, system.ranks)
+    factor = bus_bandwidth_factor(collective, system.ranks)
+    busbw = algbw * factor if factor > 0 else np.zeros_like(algbw)  # one rank: nothing crosses a bus
     candidates = tuple(
         Candidate(c.algorithm, c.protocol, _scalar(t),
                   c.unavailable or ("chosen" if np.any(best == i) else "slower"))
