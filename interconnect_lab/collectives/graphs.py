@@ -31,6 +31,7 @@ or more network ports per node), without NCCL's path-by-path search:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -207,6 +208,7 @@ def _collnet(system, ring):
     return Graph(heads, intra * u.GB_per_s, speed * u.GB_per_s)
 
 
+@functools.lru_cache(maxsize=4096)
 def search_graphs(system: CollectiveSystem) -> Graphs:
     """The graphs NCCL's search leaves for ``system``, and its communicator's channel count.
 

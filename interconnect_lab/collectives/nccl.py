@@ -30,6 +30,7 @@ point-to-point pairs (:mod:`interconnect_lab.collectives.point_to_point`).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -43,7 +44,7 @@ from .point_to_point import POINT_TO_POINT_COLLECTIVES, point_to_point
 from .system import CollectiveSystem
 
 __all__ = ["NCCL_COLLECTIVES", "AlgorithmCost", "algorithm_cost", "algorithm_costs", "Candidate", "NcclCollective",
-           "nccl_collective", "graphs_channels"]
+           "nccl_collective", "nccl_time", "graphs_channels"]
 
 #: The collectives NCCL's tuner prices.
 NCCL_COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce")
@@ -220,7 +221,7 @@ def _latency_us(system, collective, algorithm, protocol):
     return latency + log_nodes * inter / 3.5 + n * 2.8  # pat
 
 
-def algorithm_costs(collective, system: CollectiveSystem, graphs: Graphs | None = None):
+def algorithm_costs(collective, system: CollectiveSystem):
     """NCCL's price of every (algorithm, protocol) it has for ``collective`` on ``system``.
 
     Parameters
@@ -229,8 +230,6 @@ def algorithm_costs(collective, system: CollectiveSystem, graphs: Graphs | None 
         One of :data:`NCCL_COLLECTIVES`.
     system : CollectiveSystem
         The machine.
-    graphs : Graphs, optional
-        Its search result; computed if omitted.
 
     Returns
     -------
@@ -248,7 +247,12 @@ def algorithm_costs(collective, system: CollectiveSystem, graphs: Graphs | None 
     check_choice("collective", collective, NCCL_COLLECTIVES)
     if not isinstance(system, CollectiveSystem):
         raise TypeError(f"system must be a CollectiveSystem, got {system!r}")
-    graphs = search_graphs(system) if graphs is None else graphs
+    return _costs(collective, system)
+
+
+@functools.lru_cache(maxsize=4096)
+def _costs(collective, system):
+    graphs = search_graphs(system)
     costs = []
     for algorithm in _ALGORITHMS_OF[collective]:
         for protocol in tuning.PROTOCOLS:
@@ -271,39 +275,108 @@ def algorithm_costs(collective, system: CollectiveSystem, graphs: Graphs | None 
     return tuple(costs)
 
 
-def _size_factors(system, graphs, collective, cost, size, channels=True):
-    """Size-dependent factors on (latency, bandwidth): NCCL's corrections and, with
-    ``channels``, the share of the communicator's channels run at this size."""
-    latency_factor = np.ones_like(size)
-    bandwidth_factor = np.ones_like(size)
-    with np.errstate(divide="ignore"):
-        log_size = np.where(size >= 64, np.floor(np.log2(np.maximum(size, 1) / 64)), -1)
-    corrected = (cost.algorithm == "tree" or (cost.algorithm == "nvls_tree" and system.architecture == "blackwell"
-                                              and system.cpu != "arm"))
-    if collective == "all_reduce" and corrected:
-        table = np.array(tuning.TREE_CORRECTION[cost.protocol])
-        limit = 23 if cost.algorithm == "tree" else 24
-        inside = (log_size >= 0) & (log_size < limit)
-        bandwidth_factor = np.where(inside, table[np.clip(log_size, 0, 23).astype(int)], 1.0)
-    if (cost.algorithm == "ring" and cost.protocol == "Simple" and system.nodes > 1
-            and collective == "all_reduce" and system.architecture != "volta"):
-        plateau = np.floor(size / (graphs.channels * system.ranks)) >= 64
-        latency_factor = np.where(plateau, tuning.RING_PLATEAU_LATENCY_FACTOR, 1.0)
-    if channels and cost.algorithm in ("ring", "pat", "collnet_chain") and system.ranks > 1:
-        # Each channel is one thread block on one SM: fewer channels move fewer bytes at once,
-        # until NCCL's ceilings (LL's most, per-channel maxima) bind anyway. The tree's own
-        # per-size correction (measured by NCCL's authors) already holds its mid-size ramp.
-        run = _channels_run(system, graphs, cost.algorithm, cost.protocol, size, whole=False)
-        bandwidth_factor = bandwidth_factor * np.minimum(
-            1.0, run * cost.channel_bandwidth_bytes_per_s / cost.algorithm_bandwidth_bytes_per_s)
-    return latency_factor, bandwidth_factor
+@dataclass(frozen=True)
+class _CostTable:
+    """Every candidate's parameters as arrays, so all sizes are priced in a few numpy operations."""
+
+    costs: tuple
+    latency: np.ndarray          # (C, 1) [s]
+    bandwidth: np.ndarray        # (C, 1) [B/s]
+    per_channel: np.ndarray      # (C, 1) [B/s]
+    bytes_per_channel: np.ndarray  # (C, 1) [B]; inf where the channel count does not follow the size
+    correction: np.ndarray       # (C, 25) NCCL's per-size bandwidth correction by log2(size/64), ones where none
+    plateau: np.ndarray          # (C, 1) bool: the multi-node ring's latency factor applies
+    unavailable: np.ndarray      # (C,) bool
+    channels: int
+    plateau_bytes: float         # size from which the plateau factor applies [B]
 
 
-def algorithm_cost(collective, size_bytes, system: CollectiveSystem, algorithm, protocol, *, graphs=None):
-    """NCCL's estimated time of one (algorithm, protocol) for messages of ``size_bytes`` [s].
+@functools.lru_cache(maxsize=4096)
+def _cost_table(collective, system, allowed):
+    """The candidates named in ``allowed`` (pairs), or with ``allowed="available"`` the ones NCCL could run."""
+    costs = tuple(c for c in _costs(collective, system)
+                  if (not c.unavailable if allowed == "available" else (c.algorithm, c.protocol) in allowed))
+    graphs = search_graphs(system)
+    correction = np.ones((len(costs), 25))  # the last column: every size beyond NCCL's table
+    bytes_per_channel = np.full((len(costs), 1), np.inf)
+    plateau = np.zeros((len(costs), 1), dtype=bool)
+    for i, cost in enumerate(costs):
+        if cost.unavailable or system.ranks == 1:
+            continue
+        corrected = cost.algorithm == "tree" or (cost.algorithm == "nvls_tree" and system.architecture == "blackwell"
+                                                 and system.cpu != "arm")
+        if collective == "all_reduce" and corrected:
+            limit = 23 if cost.algorithm == "tree" else 24
+            correction[i, :limit] = tuning.TREE_CORRECTION[cost.protocol][:limit]
+        plateau[i] = ((cost.algorithm, cost.protocol, collective) == ("ring", "Simple", "all_reduce")
+                      and system.nodes > 1 and system.architecture != "volta")
+        if cost.algorithm in ("ring", "pat", "collnet_chain"):
+            bytes_per_channel[i] = _bytes_per_channel(system, cost.algorithm, cost.protocol)
+    return _CostTable(
+        costs=costs, latency=np.array([[c.latency_s] for c in costs]),
+        bandwidth=np.array([[c.algorithm_bandwidth_bytes_per_s] for c in costs]),
+        per_channel=np.array([[c.channel_bandwidth_bytes_per_s] for c in costs]),
+        bytes_per_channel=bytes_per_channel, correction=correction, plateau=plateau,
+        unavailable=np.array([bool(c.unavailable) for c in costs]), channels=graphs.channels,
+        plateau_bytes=64.0 * graphs.channels * system.ranks)
 
-    ``latency x size correction + size / (algorithm bandwidth x size correction)``
-    (``ncclTopoGetAlgoTime``); infinite where NCCL would not run it.
+
+def _candidate_times(table, size):
+    """NCCL's estimate and the modelled time of every candidate, for every size.
+
+    Returns two arrays of shape ``(candidates,) + size.shape`` [s]: NCCL's own estimate
+    (``ncclTopoGetAlgoTime``: latency x the multi-node ring's "plateau" factor 1.4 +
+    size / (bandwidth x the tree's per-size correction)), and the same with the share of
+    channels a small message runs on (ring, PAT, CollNet Chain: each channel is one thread
+    block on one SM, so fewer channels move fewer bytes at once until NCCL's ceilings, LL's
+    most and the per-channel maxima, bind anyway; the tree's correction, measured by NCCL's
+    authors, already holds its mid-size ramp). Unavailable candidates are infinite.
+    """
+    flat = size.reshape(1, -1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_size = np.clip(np.floor(np.log2(np.maximum(flat[0], 64) / 64)).astype(int), 0, 24)
+        correction = np.where(flat >= 64, table.correction[:, log_size], 1.0)
+        base = table.latency * np.where(table.plateau & (flat >= table.plateau_bytes),
+                                        tuning.RING_PLATEAU_LATENCY_FACTOR, 1.0)
+        run = np.clip(flat / table.bytes_per_channel, 1, table.channels)
+        share = np.where(np.isinf(table.bytes_per_channel), 1.0,
+                         np.minimum(1.0, run * table.per_channel / table.bandwidth))
+        estimate = base + flat / (table.bandwidth * correction)
+        time = base + flat / (table.bandwidth * correction * share)
+    if table.unavailable.any():
+        estimate[table.unavailable] = np.inf
+        time[table.unavailable] = np.inf
+    shape = (len(table.costs),) + size.shape
+    return estimate.reshape(shape), time.reshape(shape)
+
+
+def nccl_time(collective, size_bytes, system: CollectiveSystem):
+    """Time of ``collective`` of ``size_bytes`` on ``system`` as NCCL runs it [s]: the time of
+    :func:`nccl_collective`, without the rest of its result (fast, for models that price
+    thousands of collectives).
+
+    Examples
+    --------
+    >>> from interconnect_lab.collectives.system import collective_system
+    >>> round(nccl_time("all_reduce", 2**30, collective_system("H100 SXM", nodes=4)) * 1e3, 2)
+    5.81
+    """
+    if collective in POINT_TO_POINT_COLLECTIVES:
+        return point_to_point(collective, size_bytes, system).time_s
+    check_choice("collective", collective, NCCL_COLLECTIVES)
+    if not isinstance(system, CollectiveSystem):
+        raise TypeError(f"system must be a CollectiveSystem, got {system!r}")
+    size = np.asarray(check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=1e30), dtype=float)
+    estimates, times = _candidate_times(_cost_table(collective, system, "available"), size)
+    time = np.take_along_axis(times, np.argmin(estimates, axis=0)[None], axis=0)[0]
+    return float(time) if np.ndim(time) == 0 else time
+
+
+def algorithm_cost(collective, size_bytes, system: CollectiveSystem, algorithm, protocol):
+    """The modelled time of one (algorithm, protocol) for messages of ``size_bytes`` [s].
+
+    NCCL's ``latency + size / algorithm bandwidth``, with its size corrections and the
+    channels a small message runs on; infinite where NCCL would not run it.
 
     Examples
     --------
@@ -313,22 +386,20 @@ def algorithm_cost(collective, size_bytes, system: CollectiveSystem, algorithm, 
     5.276
     """
     size = np.asarray(check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=1e30), dtype=float)
-    graphs = search_graphs(system) if graphs is None else graphs
-    cost = next((c for c in algorithm_costs(collective, system, graphs)
+    cost = next((c for c in algorithm_costs(collective, system)
                  if (c.algorithm, c.protocol) == (algorithm, protocol)), None)
     if cost is None:
         raise ValueError(f"algorithm {algorithm!r} with protocol {protocol!r} is not one NCCL has for {collective}")
-    return _time(system, graphs, collective, cost, size)
-
-
-def _time(system, graphs, collective, cost, size, channels=True):
-    """The time of one (algorithm, protocol); ``channels=False`` is NCCL's own estimate, which
-    prices every size at the communicator's full channel count."""
-    if cost.unavailable:
-        return np.full_like(size, np.inf) if np.ndim(size) else math.inf
-    latency_factor, bandwidth_factor = _size_factors(system, graphs, collective, cost, size, channels)
-    time = cost.latency_s * latency_factor + size / (cost.algorithm_bandwidth_bytes_per_s * bandwidth_factor)
+    table = _cost_table(collective, system, ((algorithm, protocol),))
+    time = _candidate_times(table, size)[1][0]
     return float(time) if np.ndim(time) == 0 else time
+
+
+def _bytes_per_channel(system, algorithm, protocol):
+    """Bytes below which NCCL drops one more channel: threads x the per-thread threshold [B]."""
+    threshold = tuning.THREAD_THRESHOLD_BYTES[protocol] * (system.ranks if (algorithm, protocol) == ("ring", "LL")
+                                                           else 1)
+    return tuning.THREADS[protocol] * threshold
 
 
 def _channels_run(system, graphs, algorithm, protocol, size, whole=True):
@@ -343,9 +414,7 @@ def _channels_run(system, graphs, algorithm, protocol, size, whole=True):
         channels = one_domain if system.nodes == 1 else several
         return np.full_like(size, min(channels, graphs.channels) if algorithm == "nvls" and system.nodes > 1
                             else channels)
-    threshold = tuning.THREAD_THRESHOLD_BYTES[protocol] * (system.ranks if (algorithm, protocol) == ("ring", "LL")
-                                                           else 1)
-    per_channel = tuning.THREADS[protocol] * threshold
+    per_channel = _bytes_per_channel(system, algorithm, protocol)
     if algorithm == "collnet_direct":
         return np.full_like(size, graphs.channels)
     share = size / per_channel
@@ -433,12 +502,6 @@ def _check_forced(name, value, valid):
     return tuple(check_choice(name, v, valid) for v in names)
 
 
-def _select(times, costs):
-    """Index of the cheapest candidate per size; NCCL keeps the first on a tie."""
-    stacked = np.stack([np.broadcast_to(t, times[0].shape) for t in times])
-    return np.argmin(stacked, axis=0)
-
-
 def nccl_collective(collective, size_bytes, system: CollectiveSystem, *, algorithm=None, protocol=None):
     """What NCCL runs for ``collective`` of ``size_bytes`` on ``system``, and how long it takes.
 
@@ -504,16 +567,17 @@ def nccl_collective(collective, size_bytes, system: CollectiveSystem, *, algorit
     protocol = _check_forced("protocol", protocol, tuning.PROTOCOLS)
     size = np.asarray(check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=1e30), dtype=float)
     graphs = search_graphs(system)
-    costs = [c for c in algorithm_costs(collective, system, graphs)
-             if (algorithm is None or c.algorithm in algorithm) and (protocol is None or c.protocol in protocol)]
+    allowed = tuple((c.algorithm, c.protocol) for c in algorithm_costs(collective, system)
+                    if (algorithm is None or c.algorithm in algorithm) and (protocol is None or c.protocol in protocol))
+    table = _cost_table(collective, system, allowed)
+    costs = table.costs
     if all(c.unavailable for c in costs):
         reasons = "; ".join(dict.fromkeys(c.unavailable for c in costs))
         raise ValueError(f"NCCL would not run {collective} with algorithm={algorithm!r}, protocol={protocol!r} "
                          f"on {system.name or 'this system'}: {reasons}")
-    estimates = [np.asarray(_time(system, graphs, collective, c, size, channels=False), dtype=float) for c in costs]
-    times = [np.asarray(_time(system, graphs, collective, c, size), dtype=float) for c in costs]
-    best = _select(estimates, costs)
-    time = np.choose(best, [np.broadcast_to(t, size.shape) for t in times]) if len(times) > 1 else times[0]
+    estimates, times = _candidate_times(table, size)
+    best = np.argmin(estimates, axis=0)  # NCCL keeps the first on a tie
+    time = np.take_along_axis(times, best[None], axis=0)[0]
     names = np.array([c.algorithm for c in costs])[best]
     protocols = np.array([c.protocol for c in costs])[best]
     channels = np.zeros_like(size)
