@@ -6,7 +6,7 @@ import textwrap
 
 MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
                  "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability", "standards",
-                 "rdma", "memory", "energy", "silicon", "matmul", "roadmap", "moe", "moe_models", "inference", "calibrate",
+                 "rdma", "memory", "energy", "silicon", "matmul", "roadmap", "moe", "inference", "calibrate",
                  "exercises"]
 
 
