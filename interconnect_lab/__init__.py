@@ -9,7 +9,7 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.published` — published measurements the model is checked against
 - :mod:`~interconnect_lab.utilization` — step time, overlap, MFU and HFU
 - :mod:`~interconnect_lab.collectives` — α-β cost of collectives, algbw and busbw
-- :mod:`~interconnect_lab.collectives_reference` — collectives performed step by step on arrays
+- :mod:`~interconnect_lab.collectives.reference` — collectives performed step by step on arrays
 - :mod:`~interconnect_lab.memory` — the memory wall: training state, KV cache, offload over PCIe and CXL
 - :mod:`~interconnect_lab.rdma` — kernel TCP against RDMA; GPUDirect RDMA against staging
 - :mod:`~interconnect_lab.topology` — NVLink domains and fat trees; dragonflies, tori, rail-only and
@@ -42,7 +42,7 @@ import importlib as _importlib
 
 #: Submodules, imported on first use.
 _SUBMODULES = frozenset({
-    "calibrate", "catalog", "collectives", "collectives_reference", "cost", "energy", "exercises",
+    "calibrate", "catalog", "collectives", "cost", "energy", "exercises",
     "fabric", "inference", "matmul", "memory", "moe", "pricebook", "published", "rdma",
     "reliability", "roadmap", "silicon", "sources", "standards", "topology", "training", "units",
     "utilization",
@@ -103,7 +103,7 @@ __version__ = "0.1.0"
 __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
-    "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
+    "topology", "pricebook", "cost", "training", "fabric", "reliability",
     "standards", "memory", "rdma", "energy", "silicon", "exercises",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",

@@ -14,6 +14,8 @@ def fresh_import(name):
 
 @pytest.mark.parametrize(("old", "new", "names"), [
     ("interconnect_lab.moe_models", "interconnect_lab.moe", ["MoEModel", "MOE_MODELS", "moe_model"]),
+    ("interconnect_lab.collectives_reference", "interconnect_lab.collectives.reference",
+     ["ReferenceRun", "ring_all_reduce", "run_collective"]),
 ])
 def test_a_moved_module_warns_and_still_holds_its_names(old, new, names):
     with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")):

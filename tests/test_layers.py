@@ -5,7 +5,7 @@ import sys
 import textwrap
 
 MODEL_MODULES = ["units", "sources", "catalog", "published", "utilization", "collectives",
-                 "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability", "standards",
+                 "collectives.reference", "topology", "pricebook", "cost", "training", "fabric", "reliability", "standards",
                  "rdma", "memory", "energy", "silicon", "matmul", "roadmap", "moe", "inference", "calibrate",
                  "exercises"]
 

@@ -56,6 +56,8 @@ Ring all-reduce of 1 GiB on 8 H100 (NVLink 4, 450 GB/s per GPU per direction):
 """
 
 from . import algorithms, defaults
+# Imported here so that ``collectives.reference`` (collectives performed step by step) needs no import of its own.
+from . import reference  # noqa: F401
 from .defaults import ProtocolLatency, link_parameters, nvls_efficiency
 from .algorithms import (  # noqa: F401
     Algorithm, algorithms_for, bus_bandwidth_factor, algorithm_bandwidth, bus_bandwidth,

@@ -173,7 +173,7 @@ def collective_steps_plot(run, *, columns=4, panel_in=1.9, title=None):
     Parameters
     ----------
     run : ReferenceRun
-        A result of :mod:`interconnect_lab.collectives_reference`, e.g.
+        A result of :mod:`interconnect_lab.collectives.reference`, e.g.
         ``ring_all_reduce``.
     columns : int
         Panels per row.
