@@ -156,7 +156,7 @@ def test_every_combination_holds_the_panels_own_readout_and_figure():
 
 
 def test_a_refused_combination_shows_the_live_panels_message_and_keeps_the_figure():
-    from interconnect_lab.widgets.panel import error_html
+    from interconnect_lab.widgets.static import error_html
 
     class Refusing(ToyPanel):
         def compute(self, *, a, b, double):

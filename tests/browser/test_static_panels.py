@@ -165,7 +165,7 @@ def test_static_panels_answer_every_control_with_the_librarys_numbers(notebook, 
                 try:
                     expected = text(panel.describe(panel.compute(**values)))
                 except (ValueError, TypeError) as error:  # refused: the live panel's message
-                    from interconnect_lab.widgets.panel import error_html
+                    from interconnect_lab.widgets.static import error_html
 
                     expected = text(error_html(error))
                 expected_texts.add(expected)
