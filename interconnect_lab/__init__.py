@@ -50,7 +50,7 @@ _SUBMODULES = frozenset({
 
 #: Names re-exported here, by the submodule that defines them, imported on first use.
 _EXPORTS = {
-    "collectives": ["CollectiveResult", "algorithm_bandwidth", "all_gather_time",
+    "collectives": ["CollectivePerformance", "algorithm_bandwidth", "all_gather_time",
                     "all_reduce_time", "bus_bandwidth", "collective_performance",
                     "collective_time", "crossover_size", "half_bandwidth_size",
                     "reduce_scatter_time"],
@@ -91,7 +91,10 @@ def __getattr__(name):
         value = getattr(_importlib.import_module(f".{_ORIGIN[name]}", __name__), name)
         globals()[name] = value
         return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # Names renamed in this release still answer, with a DeprecationWarning (_deprecation.RENAMED_NAMES).
+    from ._deprecation import renamed_attribute
+
+    return renamed_attribute(__name__, name)
 
 
 def __dir__():
@@ -112,7 +115,7 @@ __all__ = [
     "StepTime", "step_time", "compute_time", "model_flops_utilization",
     "hardware_flops_utilization", "ablation_gains",
     # collectives
-    "CollectiveResult", "collective_performance", "collective_time", "all_reduce_time",
+    "CollectivePerformance", "collective_performance", "collective_time", "all_reduce_time",
     "all_gather_time", "reduce_scatter_time", "algorithm_bandwidth", "bus_bandwidth",
     "crossover_size", "half_bandwidth_size",
     # topology and cost

@@ -1,13 +1,18 @@
 """Deprecated aliases of moved modules and renamed names, kept for one release (as QuantEcon.py does).
 
 A moved module leaves a small module at its old path that calls :func:`warn_moved`
-and re-exports the new module's names; a renamed name is served by the module's
-``__getattr__`` from :func:`renamed_attributes`, which warns on every access.
-Nothing in the library, the tests or the book uses either.
+and re-exports the new module's names (:data:`MOVED_MODULES`); a renamed name is
+served, with a warning on every access, by the ``__getattr__`` of the modules that
+held it, through :func:`renamed_attribute` (:data:`RENAMED_NAMES`); a renamed keyword
+argument is accepted, with a warning, by :func:`renamed_parameters`. Nothing in the
+library, the tests or the book uses any of them.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import sys
 import warnings
 
 
@@ -18,31 +23,6 @@ def warn_moved(old: str) -> None:
     # (Python skips the import machinery's own frames).
     warnings.warn(f"{old} is deprecated and will be removed in the next release: import from {new} instead",
                   DeprecationWarning, stacklevel=3)
-
-
-def renamed_attributes(module: str, renamed: dict[str, str], namespace: dict):
-    """A module ``__getattr__`` that serves each old name in ``renamed`` (old -> new) with a warning.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> getattr_ = renamed_attributes("example", {"old": "new"}, {"new": 42})
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     value = getattr_("old")
-    >>> value, str(caught[0].message)
-    (42, 'example.old is deprecated and will be removed in the next release: use example.new instead')
-    """
-
-    def __getattr__(name):
-        if name in renamed:
-            new = renamed[name]
-            warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release: "
-                          f"use {module}.{new} instead", DeprecationWarning, stacklevel=2)
-            return namespace[new]
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
-
-    return __getattr__
 
 
 #: Modules that moved, by old name, with where their names live now; each old module stays
@@ -61,3 +41,85 @@ MOVED_MODULES = {
     "interconnect_lab.widgets.power": "interconnect_lab.widgets.energy",
     "interconnect_lab.widgets.topologies": "interconnect_lab.widgets.topology and .roadmap",
 }
+
+_FABRIC_RENAMES = {
+    "CollectiveResult": "SimulatedCollective", "collective_time": "simulate_collective",
+    "ring_all_reduce": "ring_all_reduce_traffic", "hierarchical_all_reduce": "hierarchical_all_reduce_traffic",
+}
+
+#: Public names that meant two things, by module: old name -> new name. The old name still
+#: answers, with a warning, for one release.
+RENAMED_NAMES = {
+    "interconnect_lab": {"CollectiveResult": "CollectivePerformance"},
+    "interconnect_lab.collectives": {"CollectiveResult": "CollectivePerformance"},
+    "interconnect_lab.collectives.model": {"CollectiveResult": "CollectivePerformance"},
+    "interconnect_lab.fabric": _FABRIC_RENAMES,
+    "interconnect_lab.fabric.simulation": {old: new for old, new in _FABRIC_RENAMES.items()
+                                           if old in ("CollectiveResult", "collective_time")},
+    "interconnect_lab.fabric.traffic": {old: new for old, new in _FABRIC_RENAMES.items() if old.endswith("all_reduce")},
+}
+
+
+def renamed_attribute(module: str, name: str):
+    """``module``'s new name for the old ``name``, with a warning; AttributeError if ``name`` was not renamed.
+
+    A module whose names were renamed ends with::
+
+        def __getattr__(name):
+            return renamed_attribute(__name__, name)
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = renamed_attribute("interconnect_lab.collectives", "CollectiveResult")
+    >>> result.__name__
+    'CollectivePerformance'
+    >>> print(caught[0].message)
+    interconnect_lab.collectives.CollectiveResult is deprecated and will be removed in the next release: use interconnect_lab.collectives.CollectivePerformance instead
+    """
+    new = RENAMED_NAMES.get(module, {}).get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release: use {module}.{new} instead",
+                  DeprecationWarning, stacklevel=3)
+    return getattr(sys.modules.get(module) or importlib.import_module(module), new)
+
+
+def renamed_parameters(**renamed):
+    """Decorator: accept each old keyword ``old=new`` for one release, with a warning, as ``new``.
+
+    The signature (``inspect.signature``) and the docstring show only the new names.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @renamed_parameters(cluster_="cluster")
+    ... def gpus(cluster):
+    ...     return cluster
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     gpus(cluster_=8)
+    8
+    >>> print(caught[0].message)
+    gpus(cluster_=...) is deprecated and will be removed in the next release: use gpus(cluster=...) instead
+    """
+
+    def decorate(function):
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            for old, new in renamed.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(f"{function.__name__}() got both {old!r} (deprecated) and {new!r}: "
+                                        f"pass only {new!r}")
+                    warnings.warn(f"{function.__name__}({old}=...) is deprecated and will be removed in the next "
+                                  f"release: use {function.__name__}({new}=...) instead", DeprecationWarning,
+                                  stacklevel=2)
+                    kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

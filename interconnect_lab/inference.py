@@ -119,7 +119,7 @@ class DecodeAllReduce:
         One all-reduce: ``batch x hidden x bytes`` [B].
     all_reduces_per_token : int
         Two per layer (after attention, after the MLP) [-].
-    all_reduce : collectives.CollectiveResult or None
+    all_reduce : collectives.CollectivePerformance or None
         One all-reduce; None on one GPU, which needs none.
     """
 
@@ -128,7 +128,7 @@ class DecodeAllReduce:
     batch: int
     message_bytes: float
     all_reduces_per_token: int
-    all_reduce: collectives.CollectiveResult | None
+    all_reduce: collectives.CollectivePerformance | None
 
     @property
     def all_reduce_s(self) -> float:

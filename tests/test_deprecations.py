@@ -46,3 +46,67 @@ def test_nothing_in_the_repository_imports_a_moved_module():
                 if pattern.search(text):
                     found.append(f"{path.relative_to(ROOT)}: {pattern.pattern}")
     assert not found, found
+
+
+def renamed():
+    from interconnect_lab._deprecation import RENAMED_NAMES
+
+    return [(module, old, new) for module, names in sorted(RENAMED_NAMES.items()) for old, new in names.items()]
+
+
+@pytest.mark.parametrize(("module", "old", "new"), renamed())
+def test_a_renamed_name_warns_and_is_the_new_one(module, old, new):
+    namespace = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=rf"{re.escape(module)}\.{old} is deprecated.*{re.escape(module)}\.{new}"):
+        value = getattr(namespace, old)
+    assert value is getattr(namespace, new)
+    assert old not in getattr(namespace, "__all__", ())
+
+
+def test_an_unknown_name_is_still_an_attribute_error():
+    import interconnect_lab.fabric
+
+    with pytest.raises(AttributeError, match="no attribute 'CollectiveResults'"):
+        interconnect_lab.fabric.CollectiveResults  # noqa: B018
+
+
+def test_nothing_in_the_repository_uses_a_renamed_name():
+    found = []
+    patterns = []
+    for module, old, _ in renamed():
+        patterns.append(re.compile(r"\b" + re.escape(module.rsplit(".", 1)[-1]) + r"\." + old + r"\b"))
+        patterns.append(re.compile(r"from\s+" + re.escape(module) + r"\s+import\s+(\([^)]*|[^\n]*)\b" + old + r"\b"))
+    for folder in ("interconnect_lab", "tests", "tools", "benchmarks", "book"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in (".py", ".ipynb", ".md") or "_build" in path.parts \
+                    or path.name in ("test_deprecations.py", "_deprecation.py"):
+                continue
+            text = path.read_text(encoding="utf-8")
+            found += [f"{path.relative_to(ROOT)}: {pattern.pattern}" for pattern in patterns if pattern.search(text)]
+    assert not found, found
+
+
+def test_a_renamed_keyword_warns_and_gives_the_same_answer():
+    from interconnect_lab import training
+
+    config = training.parallel_config(64, global_batch_size=64, tensor_parallel=8)
+    new = training.training_step("GPT-3 175B", "MegaScale", config, software="Megatron-LM 2023")
+    with pytest.warns(DeprecationWarning, match=r"training_step\(cluster_=\.\.\.\) is deprecated.*cluster=\.\.\."):
+        old = training.training_step("GPT-3 175B", cluster_="MegaScale", config=config, software="Megatron-LM 2023")
+    assert old.step_s == new.step_s
+    with pytest.warns(DeprecationWarning, match=r"software_"):
+        training.memory_per_gpu("GPT-3 175B", "MegaScale", config, software_="Megatron-LM 2023")
+    with pytest.raises(TypeError, match="both 'cluster_' .* and 'cluster'"):
+        training.scale_out_variants(cluster="MegaScale", cluster_="MegaScale")
+
+
+def test_the_training_functions_take_plain_cluster_and_software_parameters():
+    import inspect
+
+    from interconnect_lab import training
+
+    for function in (training.training_step, training.memory_per_gpu, training.parallel_traffic,
+                     training.tensor_parallel_layer, training.tensor_parallel_scan, training.network_scan,
+                     training.parallel_sweep, training.megascale_ablation, training.scale_out_variants):
+        parameters = inspect.signature(function).parameters
+        assert "cluster" in parameters and "cluster_" not in parameters and "software_" not in parameters, function

@@ -436,7 +436,7 @@ class CalibratedLink:
                 "base_latency_s": self.base_latency_s, "efficiency": 1.0}
 
     def predict(self, size_bytes, n_ranks=None, collective=None):
-        """The library's α-β model with these parameters [CollectiveResult].
+        """The library's α-β model with these parameters [CollectivePerformance].
 
         ``n_ranks`` and ``collective`` default to the measured run's: the
         prediction at another scale is the point of calibrating.

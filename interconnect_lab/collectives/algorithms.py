@@ -246,7 +246,7 @@ def bus_bandwidth_factor(collective, n_ranks, *, in_network=False):
     ``NVLSTree``. Otherwise it applies 2(n−1)/n whatever algorithm NCCL chose,
     so that NVLS and ring runs stay comparable; that is how the published
     ~480 GB/s NVLS figure for 8 H100 was computed (algbw ~275 GB/s × 7/4), and it
-    is the factor :class:`CollectiveResult` uses.
+    is the factor :class:`CollectivePerformance` uses.
 
     References
     ----------

@@ -296,9 +296,9 @@ class AllToAllTime:
     traffic : AllToAllTraffic
     imbalance_factor : float
         The busiest GPU's load over the mean [-].
-    scale_up : collectives.CollectiveResult or None
+    scale_up : collectives.CollectivePerformance or None
         The NVLink phase (None when nothing crosses it).
-    network : collectives.CollectiveResult or None
+    network : collectives.CollectivePerformance or None
         The network phase.
     counts_s : float
         The count exchange before the data (host-initiated only) [s].
@@ -309,8 +309,8 @@ class AllToAllTime:
 
     traffic: AllToAllTraffic
     imbalance_factor: float
-    scale_up: collectives.CollectiveResult | None
-    network: collectives.CollectiveResult | None
+    scale_up: collectives.CollectivePerformance | None
+    network: collectives.CollectivePerformance | None
     counts_s: float
     time_s: float
     path: str

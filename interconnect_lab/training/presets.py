@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from types import MappingProxyType
 
 from .. import catalog
+from .._deprecation import renamed_parameters
 from .._validation import check_choice, check_integer
 from ..sources import LLAMA3, MEGASCALE, SC21, TORCHTITAN_H100_BENCHMARK, Source
 
@@ -155,7 +157,6 @@ def cluster(name: str) -> Cluster:
     """The published cluster called ``name`` (see :data:`CLUSTERS`)."""
     return _named("cluster", CLUSTERS, name)
 
-
 #: MegaScale's "efficient operators" (§3.4) as changes to a stack: FlashAttention-2, and
 #: LayerNorm and GeLU fused into neighbouring kernels.
 EFFICIENT_OPERATORS = MappingProxyType({"attention_kernel": "FlashAttention-2", "fused_norm_activation": True})
@@ -281,7 +282,6 @@ def software(name: str) -> Software:
     """The training stack called ``name`` (see :data:`SOFTWARE`)."""
     return _named("software", SOFTWARE, name)
 
-
 #: The one set of defaults every published case is computed with.
 DEFAULT_EFFICIENCIES = Efficiencies()
 
@@ -368,7 +368,8 @@ def system_cluster(system, *, gpus_per_node=None, scale_out_link=None, name=None
                    scale_out_link=scale_out_link, nics_per_node=int(nics), sources=entry.sources)
 
 
-def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> tuple[Cluster, ...]:
+@renamed_parameters(cluster_="cluster")
+def scale_out_variants(cluster, *, family="Ethernet", ports_per_node=None) -> tuple[Cluster, ...]:
     """The same cluster with each per-GPU network bandwidth the catalog can build, slowest first.
 
     A what-if for the scale-out network alone: GPUs, nodes and NVLink stay as
@@ -379,7 +380,7 @@ def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> t
 
     Parameters
     ----------
-    cluster_ : Cluster or str
+    cluster : Cluster or str
         The cluster, or a name from :data:`CLUSTERS`.
     family : str
         Catalog link family of the ports: ``"Ethernet"`` or ``"InfiniBand"``.
@@ -397,18 +398,18 @@ def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> t
     >>> [c.scale_out_bytes_per_s / u.Gbit_per_s for c in scale_out_variants("MegaScale")]
     [12.5, 25.0, 50.0, 100.0, 200.0, 400.0, 800.0]
     """
-    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    cluster = _resolve("cluster", cluster, CLUSTERS, functools.partial(_named, "cluster", CLUSTERS), Cluster)
     links = [link for link in catalog.LINKS.values() if link.family == family and link.links_per_gpu is None]
     if not links:
         families = sorted({link.family for link in catalog.LINKS.values() if link.links_per_gpu is None})
         raise ValueError(f"no catalog network link of family {family!r}; choose one of {', '.join(families)}")
-    node = cluster_.gpus_per_node
+    node = cluster.gpus_per_node
     counts = ([1 << k for k in range(node.bit_length()) if 1 << k <= node] if ports_per_node is None
               else [check_integer("ports_per_node", n, minimum=1) for n in ports_per_node])
     variants = {}
     for link in sorted(links, key=lambda entry: entry.per_direction_bytes_per_s):
         for ports in sorted(counts, reverse=True):
-            variant = dataclasses.replace(cluster_, name=f"{cluster_.name}, {ports} x {link.name} per node",
+            variant = dataclasses.replace(cluster, name=f"{cluster.name}, {ports} x {link.name} per node",
                                           scale_out_link=link.name, nics_per_node=ports)
             variants.setdefault(variant.scale_out_bytes_per_s, variant)
     return tuple(variants[rate] for rate in sorted(variants))

@@ -21,7 +21,7 @@ from .. import catalog
 from .. import units as u
 from ..fabric import (
     JITTERS, Network, all_to_all, compare_routings, incast, incast_collapse, permutation, rank_placement,
-    ring_all_reduce, step_times,
+    ring_all_reduce_traffic, step_times,
 )
 from ..fabric.reordering import SPRAY_ORDERS, spray_arrivals
 from ..plotting.fabric import (
@@ -54,7 +54,7 @@ def _traffic(pattern, hosts, size_bytes, seed):
         return permutation(hosts, size_bytes, seed=seed)
     if pattern == TRAFFIC_PATTERNS[1]:
         ranks = rank_placement(hosts, placement="random", seed=seed)
-        return ring_all_reduce(ranks, size_bytes * hosts).phases[0].traffic
+        return ring_all_reduce_traffic(ranks, size_bytes * hosts).phases[0].traffic
     rng = np.random.default_rng(seed)
     chosen = np.sort(rng.choice(hosts, size=32 if pattern == TRAFFIC_PATTERNS[2] else 17, replace=False))
     if pattern == TRAFFIC_PATTERNS[2]:
