@@ -301,8 +301,8 @@ def _ep64_traffic():
     (lambda m: m.expert_parallel_all_to_all(_ep64_traffic(), network_bandwidth_bytes_per_s=1e-300), ValueError,
      r"network_bandwidth_bytes_per_s = 1e-300 B/s is not valid"),
     (lambda m: m.expert_parallel_all_to_all(_ep64_traffic(), network_link=7), TypeError,
-     "network_link must be a catalog link's name"),
-    (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, gpu=0), TypeError, "gpu must be a catalog GPU's name"),
+     r"network_link must be a Link or the name of one \('"),
+    (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, gpu=0), TypeError, r"gpu must be a GPU or the name of one \(.*'H800 SXM'"),
     (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, flop_per_s=1e-300), ValueError,
      r"flop_per_s = 1e-300 FLOP/s is not valid"),
     (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, backward="yes"), TypeError, "backward must be True or False"),
@@ -341,7 +341,7 @@ def test_expected_ranks_per_token_of_many_experts_is_quick_and_exact():
      r"bytes_per_element = 1\.7e\+308 B is not valid: it must be in \(0, 64\] B"),
     (lambda i: i.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, bytes_per_element=(2, 3)), TypeError,
      "bytes_per_element must be a single real number"),
-    (lambda i: i.serving_deployment("Llama 3 70B", 1.5), TypeError, "gpu must be a catalog GPU's name"),
+    (lambda i: i.serving_deployment("Llama 3 70B", 1.5), TypeError, r"gpu must be a GPU or the name of one \('"),
     # an overflow in memory.decode_step (context x batch), then "tokens = ..." from the KV cache
     (lambda i: i.serving_deployment("Llama 3 70B", context_tokens=1.7e308), ValueError,
      r"context_tokens = 1\.7e\+308 token is not valid: it must be in \[1, 1e\+15\] token"),
@@ -352,7 +352,7 @@ def test_expected_ranks_per_token_of_many_experts_is_quick_and_exact():
     (lambda i: i.serving_deployment("GPT-3 175B", "A100 SXM", tensor_parallel=1, compute_efficiency=[1.0]), TypeError,
      "compute_efficiency must be a single real number"),
     (lambda i: i.kv_transfer("OPT-66B", 512, layerwise="no"), TypeError, "layerwise must be True or False"),
-    (lambda i: i.kv_transfer("OPT-66B", 512, link=400e9), TypeError, "link must be a catalog link's name"),
+    (lambda i: i.kv_transfer("OPT-66B", 512, link=400e9), TypeError, r"link must be a Link or the name of one \('"),
 ])
 def test_inference_inputs(call, error, message):
     from interconnect_lab import inference

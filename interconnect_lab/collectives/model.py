@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._deprecation import renamed_attribute
-from .._validation import check_choice, check_finite_result, check_integer, check_number
+from .._validation import as_output, check_choice, check_finite_result, check_integer, check_number
 from .defaults import BASE_LATENCY_S, COLLECTIVES, NETWORK_EFFICIENCY, NVLINK_EFFICIENCY
-from .algorithms import ALGORITHMS, _as_output, _check_algorithm, bus_bandwidth_factor
+from .algorithms import ALGORITHMS, _check_algorithm, bus_bandwidth_factor
 
 
 # The model ----------------------------------------------------------------------
@@ -365,11 +365,11 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
         busbw = np.where(factor > 0, factor * algbw, 0.0)
     return CollectivePerformance(
         collective=collective, algorithm=algorithm, n_ranks=n,
-        size_bytes=_as_output(size), time_s=_as_output(time),
-        latency_term_s=_as_output(latency_term), bandwidth_term_s=_as_output(bandwidth_term),
-        steps=int(steps), bytes_sent_per_rank=_as_output(traffic * np.asarray(size)),
-        algorithm_bandwidth_bytes_per_s=_as_output(algbw),
-        bus_bandwidth_bytes_per_s=_as_output(busbw),
+        size_bytes=as_output(size), time_s=as_output(time),
+        latency_term_s=as_output(latency_term), bandwidth_term_s=as_output(bandwidth_term),
+        steps=int(steps), bytes_sent_per_rank=as_output(traffic * np.asarray(size)),
+        algorithm_bandwidth_bytes_per_s=as_output(algbw),
+        bus_bandwidth_bytes_per_s=as_output(busbw),
     )
 
 

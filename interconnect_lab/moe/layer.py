@@ -6,23 +6,20 @@ import math
 from dataclasses import dataclass
 
 from .. import catalog
+from .._lookup import resolve
 from .._validation import check_flag, check_integer, check_number
 from ..catalog.variants import VARIANT_GPUS
 from ..utilization import StepTime, step_time
-from .models import MoEModel, moe_model
+from .models import MOE_MODELS, MoEModel
 from .routing import MAX_TOKENS
 from .traffic import AllToAllTime, check_imbalance, dispatch_and_combine
 
 __all__ = ["MoELayerStep", "moe_layer_step"]
 
 
-def _resolve_gpu(gpu):
-    """A catalog GPU or GPU variant by name, or the GPU given."""
-    if isinstance(gpu, catalog.GPU):
-        return gpu
-    if not isinstance(gpu, str):
-        raise TypeError(f"gpu must be a catalog GPU's name or a catalog.GPU, got {gpu!r}")
-    return VARIANT_GPUS[gpu] if gpu in VARIANT_GPUS else catalog.gpu(gpu)
+def _gpu_or_variant(name):
+    """The GPU variant called ``name`` (the H800), else the catalog GPU."""
+    return VARIANT_GPUS[name] if name in VARIANT_GPUS else catalog.gpu(name)
 
 
 @dataclass(frozen=True)
@@ -147,11 +144,8 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
     >>> round(step.compute_to_communication, 2)
     1.02
     """
-    if isinstance(model, str):
-        model = moe_model(model)
-    if not isinstance(model, MoEModel):
-        raise TypeError(f"model must be an MoEModel or its name, got {type(model).__name__}")
-    spec = _resolve_gpu(gpu)
+    model = resolve("model", model, MoEModel, MOE_MODELS)
+    spec = resolve("gpu", gpu, catalog.GPU, (*catalog.GPUS, *VARIANT_GPUS), lookup=_gpu_or_variant)
     scale_up_link = spec.scale_up_link if scale_up_link is None else scale_up_link
     n = check_integer("ep_degree", ep_degree, minimum=1)
     sms = check_number("communication_sm_fraction", communication_sm_fraction, minimum=0, maximum=1,

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 
-from .._validation import check_choice, check_integer
+from .._lookup import resolve
+from .._validation import check_integer
 from ..sources import Source
 
 __all__ = ["DEEPSEEK_V3", "MIXTRAL", "MoEModel", "MOE_MODELS", "moe_model"]
@@ -179,7 +180,4 @@ def moe_model(name: str) -> MoEModel:
     >>> round(model.total_parameters / 1e9), round(model.activated_parameters / 1e9, 1)
     (671, 37.6)
     """
-    if not isinstance(name, str):
-        raise TypeError(f"model name must be a string, one of {', '.join(map(repr, MOE_MODELS))}; got {name!r}")
-    check_choice("MoE model", name, MOE_MODELS)
-    return MOE_MODELS[name]
+    return resolve("MoE model", name, MoEModel, MOE_MODELS)

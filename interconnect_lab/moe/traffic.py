@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .. import catalog, collectives
+from .._lookup import resolve
 from .._validation import check_choice, check_flag, check_integer, check_number
 from ..catalog.variants import VARIANT_LINKS
 from ..collectives.model import MAX_BANDWIDTH_BYTES_PER_S, MIN_BANDWIDTH_BYTES_PER_S
@@ -337,13 +338,9 @@ class AllToAllTime:
         return level * self.imbalance_factor / self.time_s if self.time_s > 0 else 0.0
 
 
-def _resolve_link(link, argument="link"):
-    """A catalog link or link variant by name, or the Link given."""
-    if isinstance(link, catalog.Link):
-        return link
-    if not isinstance(link, str):
-        raise TypeError(f"{argument} must be a catalog link's name or a catalog.Link, got {link!r}")
-    return VARIANT_LINKS[link] if link in VARIANT_LINKS else catalog.link(link)
+def _link_or_variant(name):
+    """The link variant called ``name`` (H800's NVLink), else the catalog link."""
+    return VARIANT_LINKS[name] if name in VARIANT_LINKS else catalog.link(name)
 
 
 def check_imbalance(imbalance_factor, ep_degree):
@@ -353,7 +350,8 @@ def check_imbalance(imbalance_factor, ep_degree):
 
 
 def _link_rate(link, argument):
-    return collectives.link_parameters(_resolve_link(link, argument))
+    spec = resolve(argument, link, catalog.Link, (*catalog.LINKS, *VARIANT_LINKS), lookup=_link_or_variant)
+    return collectives.link_parameters(spec)
 
 
 def _phase(bytes_sent, ranks, params, path, step_latency_s):

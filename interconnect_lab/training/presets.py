@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 from types import MappingProxyType
 
 from .. import catalog
 from .._deprecation import renamed_parameters
-from .._validation import check_choice, check_integer
+from .._lookup import resolve
+from .._validation import check_integer
 from ..sources import LLAMA3, MEGASCALE, SC21, TORCHTITAN_H100_BENCHMARK, Source
 
 PYTORCH_FSDP = Source(
@@ -123,17 +123,9 @@ def _models():
 MODELS = _models()
 
 
-def _named(kind, table, name):
-    """``table[name]``; a non-string or an unknown name is an error listing the valid names."""
-    if not isinstance(name, str):
-        raise TypeError(f"{kind} name must be a string, one of {', '.join(map(repr, table))}; got {name!r}")
-    check_choice(kind, name, table)
-    return table[name]
-
-
 def transformer_model(name: str) -> TransformerModel:
     """The published model called ``name`` (see :data:`MODELS`); an unknown name lists the valid ones."""
-    return _named("model", MODELS, name)
+    return resolve("model", name, TransformerModel, MODELS)
 
 
 def _clusters():
@@ -155,7 +147,7 @@ CLUSTERS = _clusters()
 
 def cluster(name: str) -> Cluster:
     """The published cluster called ``name`` (see :data:`CLUSTERS`)."""
-    return _named("cluster", CLUSTERS, name)
+    return resolve("cluster", name, Cluster, CLUSTERS)
 
 #: MegaScale's "efficient operators" (§3.4) as changes to a stack: FlashAttention-2, and
 #: LayerNorm and GeLU fused into neighbouring kernels.
@@ -280,7 +272,7 @@ SOFTWARE = _software()
 
 def software(name: str) -> Software:
     """The training stack called ``name`` (see :data:`SOFTWARE`)."""
-    return _named("software", SOFTWARE, name)
+    return resolve("software", name, Software, SOFTWARE)
 
 #: The one set of defaults every published case is computed with.
 DEFAULT_EFFICIENCIES = Efficiencies()
@@ -289,15 +281,6 @@ DEFAULT_EFFICIENCIES = Efficiencies()
 #: the largest for which every run of Table 2 satisfies the interleaved schedule's
 #: rule that the microbatch count be a multiple of the pipeline depth.
 MEGASCALE_MICROBATCH_SIZE = 2
-
-
-def _resolve(kind, value, table, lookup, cls):
-    if isinstance(value, str):
-        return lookup(value)
-    if not isinstance(value, cls):
-        raise TypeError(f"{kind} must be a {cls.__name__} or a name from {', '.join(map(repr, table))}; "
-                        f"got {value!r}")
-    return value
 
 
 # ============================================================================
@@ -398,7 +381,7 @@ def scale_out_variants(cluster, *, family="Ethernet", ports_per_node=None) -> tu
     >>> [c.scale_out_bytes_per_s / u.Gbit_per_s for c in scale_out_variants("MegaScale")]
     [12.5, 25.0, 50.0, 100.0, 200.0, 400.0, 800.0]
     """
-    cluster = _resolve("cluster", cluster, CLUSTERS, functools.partial(_named, "cluster", CLUSTERS), Cluster)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
     links = [link for link in catalog.LINKS.values() if link.family == family and link.links_per_gpu is None]
     if not links:
         families = sorted({link.family for link in catalog.LINKS.values() if link.links_per_gpu is None})

@@ -10,7 +10,8 @@ import numpy as np
 from .. import catalog, collectives, matmul
 from .. import units as u
 from .._deprecation import renamed_parameters
-from .._validation import check_number
+from .._lookup import resolve
+from .._validation import as_output, check_number
 from ..sources import Source
 from ..utilization import hardware_flops_utilization, model_flops_utilization
 from .models import (
@@ -22,10 +23,8 @@ from .hardware import (
     GRADIENT_CLIP_BYTES, GRADIENT_NORM_BYTES, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share,
 )
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, transformer_model,
+    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, transformer_model,
 )
-# The functions' parameters are called cluster and software: the lookups take other names here.
-from .presets import cluster as named_cluster, software as named_software
 from .config import ParallelConfig
 
 
@@ -157,9 +156,6 @@ def _nvls_alpha_beta(ranks, scale_up_bytes_per_s, efficiency):
 # The vectorised core
 # ============================================================================
 
-def _as_output(value):
-    return float(value) if np.ndim(value) == 0 else value
-
 
 def _layers_per_stage(model, p, v=1, uneven_pipeline=False):
     """Layers on the fullest pipeline stage: l/p, or ceil(l/(p v)) v when the split is uneven."""
@@ -269,7 +265,7 @@ class MemoryBreakdown:
     @property
     def total_bytes(self):
         """All four parts [B]."""
-        return _as_output(np.add(np.add(self.weights_bytes, self.gradients_bytes),
+        return as_output(np.add(np.add(self.weights_bytes, self.gradients_bytes),
                                  np.add(self.optimizer_bytes, self.activations_bytes)))
 
     @property
@@ -281,7 +277,7 @@ class MemoryBreakdown:
     @property
     def shortfall_bytes(self):
         """How much more memory the run needs than one GPU has (0 if it fits) [B]."""
-        return _as_output(np.maximum(np.subtract(self.total_bytes, self.capacity_bytes), 0.0))
+        return as_output(np.maximum(np.subtract(self.total_bytes, self.capacity_bytes), 0.0))
 
     def verdict(self) -> str:
         """One sentence: fits with what headroom, or does not fit and by how much."""
@@ -309,8 +305,8 @@ def _memory(model, cluster, software, efficiencies, recompute, zero_stage, t, p,
     tokens = b * model.sequence_length / c
     logits = np.where(p > 1, 0.0, 4 * tokens * model.vocabulary_size / t)   # FP32 logits on the last stage
     activations = activations + logits
-    return MemoryBreakdown(weights_bytes=_as_output(weights), gradients_bytes=_as_output(gradients),
-                           optimizer_bytes=_as_output(optimizer), activations_bytes=_as_output(activations),
+    return MemoryBreakdown(weights_bytes=as_output(weights), gradients_bytes=as_output(gradients),
+                           optimizer_bytes=as_output(optimizer), activations_bytes=as_output(activations),
                            capacity_bytes=cluster.gpu_spec.hbm_bytes)
 
 
@@ -379,17 +375,17 @@ class TrainingStep:
     @property
     def tokens_per_s(self):
         """Training throughput [token/s]."""
-        return _as_output(np.divide(self.tokens, self.step_s))
+        return as_output(np.divide(self.tokens, self.step_s))
 
     @property
     def model_flop_per_s_per_gpu(self):
         """Model FLOP/s per GPU (no recomputation) [FLOP/s]."""
-        return _as_output(np.divide(self.model_flops, np.multiply(self.step_s, self.gpus)))
+        return as_output(np.divide(self.model_flops, np.multiply(self.step_s, self.gpus)))
 
     @property
     def hardware_flop_per_s_per_gpu(self):
         """Executed FLOP/s per GPU, recomputation included: SC21's "TFLOP/s per GPU" [FLOP/s]."""
-        return _as_output(np.divide(self.hardware_flops, np.multiply(self.step_s, self.gpus)))
+        return as_output(np.divide(self.hardware_flops, np.multiply(self.step_s, self.gpus)))
 
     @property
     def mfu(self):
@@ -404,7 +400,7 @@ class TrainingStep:
     @property
     def bubble_fraction(self):
         """Pipeline bubble as a share of the iteration [-]."""
-        return _as_output(np.divide(self.bubble_s, self.step_s))
+        return as_output(np.divide(self.bubble_s, self.step_s))
 
     def breakdown(self) -> dict:
         """The parts of the step [s], by name, in stacking order."""
@@ -418,8 +414,8 @@ class TrainingStep:
         """
         tokens = check_number("tokens", tokens, unit="token", minimum=0)
         if parameters is None:
-            return _as_output(tokens / np.asarray(self.tokens_per_s) / u.day)
-        return _as_output(training_time_s(parameters, tokens, self.gpus, self.hardware_flop_per_s_per_gpu) / u.day)
+            return as_output(tokens / np.asarray(self.tokens_per_s) / u.day)
+        return as_output(training_time_s(parameters, tokens, self.gpus, self.hardware_flop_per_s_per_gpu) / u.day)
 
 
 #: The GPU whose sustained (power-limited) matmul rate anchors the others: the H200, the H100's
@@ -964,7 +960,7 @@ def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, reco
                                        + 3 * logit_flops)
     memory = _memory(model, cluster, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
                      uneven_pipeline)
-    out_ = _as_output
+    out_ = as_output
     return TrainingStep(
         compute_s=out_(compute), tensor_parallel_s=out_(tensor_parallel), pipeline_s=out_(pipeline),
         bubble_s=out_(bubble), data_parallel_s=out_(exposed_dp), data_parallel_hidden_s=out_(hidden_dp),
@@ -1027,9 +1023,9 @@ def training_step(model, cluster, config, software="Megatron-LM SC21", *,
     >>> step.memory.fits
     True
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster = _resolve("cluster", cluster, CLUSTERS, named_cluster, Cluster)
-    software = _resolve("software", software, SOFTWARE, named_software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(config, ParallelConfig):
         raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
     if not isinstance(efficiencies, Efficiencies):

@@ -9,15 +9,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._deprecation import renamed_parameters
+from .._lookup import resolve
 from .._validation import check_choice, check_integer
 from .models import TransformerModel, _RECOMPUTE
 from .hardware import Cluster, Software
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, EFFICIENT_OPERATORS, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE, _resolve,
+    CLUSTERS, DEFAULT_EFFICIENCIES, EFFICIENT_OPERATORS, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE,
     scale_out_variants, transformer_model,
 )
-# The functions' parameters are called cluster and software: the lookups take other names here.
-from .presets import cluster as named_cluster, software as named_software
 from .config import parallel_config
 from .step import TrainingStep, _evaluate, training_step
 
@@ -82,7 +81,7 @@ def network_scan(model, cluster, config, software="Megatron-LM SC21", *, family=
     >>> bool(plus.mfu[0] / plain.mfu[0] > plus.mfu[-1] / plain.mfu[-1])
     True
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
+    model = resolve("model", model, TransformerModel, MODELS)
     variants = scale_out_variants(cluster, family=family)
     steps = tuple(training_step(model, variant, config, software, efficiencies=efficiencies) for variant in variants)
     return NetworkScan(bandwidth_bytes_per_s=np.array([v.scale_out_bytes_per_s for v in variants]),
@@ -187,9 +186,9 @@ def parallel_sweep(model, cluster, gpus, global_batch_size, software="Megatron-L
     >>> row["tensor_parallel"] * row["pipeline_parallel"] * row["data_parallel"]
     1024
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster = _resolve("cluster", cluster, CLUSTERS, named_cluster, Cluster)
-    software = _resolve("software", software, SOFTWARE, named_software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     gpus = check_integer("gpus", gpus, minimum=1)
     batch = check_integer("global_batch_size", global_batch_size, minimum=1, unit="sequences")
     check_choice("recompute", recompute, _RECOMPUTE)
@@ -257,7 +256,7 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
     ('Megatron-LM baseline', True)
     """
     model = transformer_model("MegaScale 175B")
-    stack = baseline if isinstance(baseline, Software) else named_software(baseline)
+    stack = resolve("baseline", baseline, Software, SOFTWARE)
     steps = [
         ("Megatron-LM baseline", {}, 0),
         ("parallel transformer block", {"parallel_block": True}, 0),

@@ -7,17 +7,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._deprecation import renamed_parameters
-from .._validation import check_choice, check_integer
+from .._lookup import resolve
+from .._validation import as_output, check_choice, check_integer
 from .models import TransformerModel, _RECOMPUTE
 from .hardware import Cluster, Efficiencies, Software
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, transformer_model,
+    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
 )
-# The functions' parameters are called cluster and software: the lookups take other names here.
-from .presets import cluster as named_cluster, software as named_software
 from .config import ParallelConfig, _check_divides, _divides_model
 from .step import (
-    TrainingStep, _as_output, _evaluate, _group_ranks_per_node, _layer_terms,
+    TrainingStep, _evaluate, _group_ranks_per_node, _layer_terms,
     matmul_fraction_of_peak,
 )
 
@@ -72,12 +71,12 @@ class TensorParallelLayer:
     @property
     def communication_to_compute(self):
         """``communication_s / compute_s`` for one layer [-]."""
-        return _as_output(np.divide(self.communication_s, self.compute_s))
+        return as_output(np.divide(self.communication_s, self.compute_s))
 
     @property
     def step_share(self):
         """Exposed tensor-parallel time as a share of the iteration [-]."""
-        return _as_output(np.divide(self.step.tensor_parallel_s, self.step.step_s))
+        return as_output(np.divide(self.step.tensor_parallel_s, self.step.step_s))
 
 
 @renamed_parameters(cluster_="cluster", software_="software")
@@ -150,9 +149,9 @@ def tensor_parallel_layer(model, cluster, config, software="Megatron-LM SC21", *
     >>> layer.crosses_network
     False
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster = _resolve("cluster", cluster, CLUSTERS, named_cluster, Cluster)
-    software = _resolve("software", software, SOFTWARE, named_software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(config, ParallelConfig):
         raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
     if not isinstance(efficiencies, Efficiencies):
@@ -178,7 +177,7 @@ def _tensor_parallel(model, cluster, software, efficiencies, global_batch_size, 
     layer = _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t.astype(float),
                          c.astype(float), b.astype(float), np.asarray(sequence_parallel, dtype=bool), gpus)
     ring_traffic = 2 * (t - 1) / t
-    out_ = _as_output
+    out_ = as_output
     crosses = _group_ranks_per_node(t, cluster.gpus_per_node, gpus) < t
     return TensorParallelLayer(
         tensor_parallel=int(t) if t.ndim == 0 else t,
@@ -236,9 +235,9 @@ def tensor_parallel_scan(model, cluster, software="Megatron-LM SC21", *, degrees
     >>> bool(scan.communication_s[3] < scan.communication_s[4])
     True
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster = _resolve("cluster", cluster, CLUSTERS, named_cluster, Cluster)
-    software = _resolve("software", software, SOFTWARE, named_software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(efficiencies, Efficiencies):
         raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
     check_choice("recompute", recompute, _RECOMPUTE)

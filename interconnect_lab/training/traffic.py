@@ -8,13 +8,12 @@ import numpy as np
 
 from .. import collectives
 from .._deprecation import renamed_parameters
+from .._lookup import resolve
 from .models import TransformerModel
 from .hardware import Cluster, Efficiencies, Software
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, transformer_model,
+    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
 )
-# The functions' parameters are called cluster and software: the lookups take other names here.
-from .presets import cluster as named_cluster, software as named_software
 from .config import ParallelConfig
 from .step import (_collective_s, _data_parallel_units, _group_ranks_per_node, _layers_per_stage,
                    _stage_parameters)
@@ -134,9 +133,9 @@ def parallel_traffic(model, cluster, config, software="Megatron-LM SC21", *,
     pipeline all_gather        192 x    50.3 MB  NVLink 3
     data     all_reduce          1 x  5597.0 MB  InfiniBand HDR
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster = _resolve("cluster", cluster, CLUSTERS, named_cluster, Cluster)
-    software = _resolve("software", software, SOFTWARE, named_software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(config, ParallelConfig):
         raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
     if not isinstance(efficiencies, Efficiencies):
