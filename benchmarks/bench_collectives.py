@@ -19,7 +19,7 @@ import numpy as np
 
 from interconnect_lab import catalog
 from interconnect_lab import collectives as c
-from interconnect_lab import collectives_reference as ref
+from interconnect_lab.collectives import reference as ref
 
 POINTS = 1000
 REPEATS = 7

@@ -41,10 +41,13 @@ def panels():
     import pkgutil
 
     from interconnect_lab import widgets
+    from interconnect_lab._deprecation import MOVED_MODULES
     from interconnect_lab.widgets import Panel
 
     found = []
     for module_info in pkgutil.iter_modules(widgets.__path__):
+        if f"{widgets.__name__}.{module_info.name}" in MOVED_MODULES:   # deprecated aliases
+            continue
         module = importlib.import_module(f"{widgets.__name__}.{module_info.name}")
         found += [obj for name, obj in vars(module).items()
                   if inspect.isclass(obj) and issubclass(obj, Panel) and obj is not Panel

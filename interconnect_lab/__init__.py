@@ -9,7 +9,7 @@ The model modules hold plain functions over base-SI floats and numpy arrays
 - :mod:`~interconnect_lab.published` — published measurements the model is checked against
 - :mod:`~interconnect_lab.utilization` — step time, overlap, MFU and HFU
 - :mod:`~interconnect_lab.collectives` — α-β cost of collectives, algbw and busbw
-- :mod:`~interconnect_lab.collectives_reference` — collectives performed step by step on arrays
+- :mod:`~interconnect_lab.collectives.reference` — collectives performed step by step on arrays
 - :mod:`~interconnect_lab.memory` — the memory wall: training state, KV cache, offload over PCIe and CXL
 - :mod:`~interconnect_lab.rdma` — kernel TCP against RDMA; GPUDirect RDMA against staging
 - :mod:`~interconnect_lab.topology` — NVLink domains and fat trees; dragonflies, tori, rail-only and
@@ -42,7 +42,7 @@ import importlib as _importlib
 
 #: Submodules, imported on first use.
 _SUBMODULES = frozenset({
-    "calibrate", "catalog", "collectives", "collectives_reference", "cost", "energy", "exercises",
+    "calibrate", "catalog", "collectives", "cost", "energy", "exercises",
     "fabric", "inference", "matmul", "memory", "moe", "pricebook", "published", "rdma",
     "reliability", "roadmap", "silicon", "sources", "standards", "topology", "training", "units",
     "utilization",
@@ -50,7 +50,7 @@ _SUBMODULES = frozenset({
 
 #: Names re-exported here, by the submodule that defines them, imported on first use.
 _EXPORTS = {
-    "collectives": ["CollectiveResult", "algorithm_bandwidth", "all_gather_time",
+    "collectives": ["CollectivePerformance", "algorithm_bandwidth", "all_gather_time",
                     "all_reduce_time", "bus_bandwidth", "collective_performance",
                     "collective_time", "crossover_size", "half_bandwidth_size",
                     "reduce_scatter_time"],
@@ -91,7 +91,10 @@ def __getattr__(name):
         value = getattr(_importlib.import_module(f".{_ORIGIN[name]}", __name__), name)
         globals()[name] = value
         return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # Names renamed in this release still answer, with a DeprecationWarning (_deprecation.RENAMED_NAMES).
+    from ._deprecation import renamed_attribute
+
+    return renamed_attribute(__name__, name)
 
 
 def __dir__():
@@ -103,7 +106,7 @@ __version__ = "0.1.0"
 __all__ = [
     # modules
     "units", "sources", "catalog", "published", "utilization", "collectives",
-    "collectives_reference", "topology", "pricebook", "cost", "training", "fabric", "reliability",
+    "topology", "pricebook", "cost", "training", "fabric", "reliability",
     "standards", "memory", "rdma", "energy", "silicon", "exercises",
     # catalog
     "Source", "GPU", "Link", "Switch", "NIC", "System", "MemoryTier",
@@ -112,7 +115,7 @@ __all__ = [
     "StepTime", "step_time", "compute_time", "model_flops_utilization",
     "hardware_flops_utilization", "ablation_gains",
     # collectives
-    "CollectiveResult", "collective_performance", "collective_time", "all_reduce_time",
+    "CollectivePerformance", "collective_performance", "collective_time", "all_reduce_time",
     "all_gather_time", "reduce_scatter_time", "algorithm_bandwidth", "bus_bandwidth",
     "crossover_size", "half_bandwidth_size",
     # topology and cost

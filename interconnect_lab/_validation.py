@@ -27,7 +27,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["check_number", "check_integer", "check_choice", "check_flag", "check_finite_result", "MAX_COUNT"]
+__all__ = ["check_number", "check_integer", "check_choice", "check_flag", "check_finite_result", "as_output",
+           "MAX_COUNT"]
 
 #: Largest count (ranks, GPUs, hosts, tokens, ...) a model accepts unless it documents a
 #: smaller bound: 2**53, the largest integer below which every integer is exactly a float.
@@ -262,3 +263,16 @@ def _short(value):
     if isinstance(value, np.ndarray) and value.size > 1:
         return f"array from {np.min(value):g} to {np.max(value):g}"
     return repr(value)
+
+
+def as_output(value):
+    """A result as the model returns it: a scalar as a Python float, an array as a float array.
+
+    Examples
+    --------
+    >>> as_output(np.float64(2.5)), as_output(np.array(3))
+    (2.5, 3.0)
+    >>> as_output([1, 2])
+    array([1., 2.])
+    """
+    return float(value) if np.ndim(value) == 0 else np.asarray(value, dtype=float)

@@ -35,6 +35,7 @@ import math
 from dataclasses import dataclass
 
 from . import catalog
+from ._lookup import resolve
 from ._validation import check_integer, check_number
 from .pricebook import ESTIMATES, H100_NDR_PRICES, PriceBook, transceiver
 from .topology import FatTree, fat_tree
@@ -281,7 +282,7 @@ def cluster_cost(gpus, *, system="DGX H100", switch="Quantum-2 QM9700", prices=H
         raise TypeError(f"prices must be a PriceBook, got {prices!r}")
     book = prices.at(estimate)
     server_entry = catalog.system(system)
-    switch_entry = switch if isinstance(switch, catalog.Switch) else catalog.switch(switch)
+    switch_entry = resolve("switch", switch, catalog.Switch, catalog.SWITCHES)
     for role, item, wanted in (("server", book.server.item, server_entry.name),
                                ("switch", book.switch.item, switch_entry.name)):
         if item != wanted:

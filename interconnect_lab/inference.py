@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from . import catalog, collectives, memory, training
+from ._lookup import resolve
 from ._validation import check_choice, check_flag, check_integer, check_number
 from .sources import Source
 
@@ -65,12 +66,7 @@ INFERENCE_MODELS = MappingProxyType({**training.MODELS, OPT_66B.name: OPT_66B})
 
 def inference_model(model):
     """A :class:`~interconnect_lab.training.TransformerModel` by name (see :data:`INFERENCE_MODELS`), or as given."""
-    if isinstance(model, training.TransformerModel):
-        return model
-    if not isinstance(model, str):
-        raise TypeError(f"model must be a TransformerModel or a name, one of {', '.join(map(repr, INFERENCE_MODELS))}")
-    check_choice("model", model, INFERENCE_MODELS)
-    return INFERENCE_MODELS[model]
+    return resolve("model", model, training.TransformerModel, INFERENCE_MODELS)
 
 
 #: All-reduce algorithms a serving engine uses inside an NVLink domain: NCCL's ring,
@@ -85,11 +81,7 @@ _MAX_TOKENS = 1e15
 
 def _link(link, argument):
     """A catalog link by name, or the Link given."""
-    if isinstance(link, catalog.Link):
-        return link
-    if not isinstance(link, str):
-        raise TypeError(f"{argument} must be a catalog link's name or a catalog.Link, got {link!r}")
-    return catalog.link(link)
+    return resolve(argument, link, catalog.Link, catalog.LINKS)
 
 
 def _check_tensor_parallel(model, tensor_parallel, domain_size):
@@ -119,7 +111,7 @@ class DecodeAllReduce:
         One all-reduce: ``batch x hidden x bytes`` [B].
     all_reduces_per_token : int
         Two per layer (after attention, after the MLP) [-].
-    all_reduce : collectives.CollectiveResult or None
+    all_reduce : collectives.CollectivePerformance or None
         One all-reduce; None on one GPU, which needs none.
     """
 
@@ -128,7 +120,7 @@ class DecodeAllReduce:
     batch: int
     message_bytes: float
     all_reduces_per_token: int
-    all_reduce: collectives.CollectiveResult | None
+    all_reduce: collectives.CollectivePerformance | None
 
     @property
     def all_reduce_s(self) -> float:
@@ -436,12 +428,7 @@ def serving_deployment(model, gpu="H100 SXM", *, tensor_parallel=8, batch=1, pro
     (7.7, 0.31)
     """
     model = inference_model(model)
-    if isinstance(gpu, str):
-        spec = catalog.gpu(gpu)
-    elif isinstance(gpu, catalog.GPU):
-        spec = gpu
-    else:
-        raise TypeError(f"gpu must be a catalog GPU's name or a catalog.GPU, got {gpu!r}")
+    spec = resolve("gpu", gpu, catalog.GPU, catalog.GPUS)
     domain = check_integer("domain_size", domain_size, minimum=1)
     tp = _check_tensor_parallel(model, tensor_parallel, domain)
     batch = check_integer("batch", batch, minimum=1)

@@ -54,7 +54,8 @@ from types import MappingProxyType
 import numpy as np
 
 from . import catalog, training
-from ._validation import check_choice, check_integer, check_number
+from ._lookup import resolve
+from ._validation import as_output, check_choice, check_integer, check_number
 from .sources import Source
 from .utilization import StepTime, step_time
 
@@ -122,7 +123,7 @@ class TrainingState:
     @property
     def total_bytes(self):
         """All three parts [B]."""
-        return _as_output(np.add(np.add(self.weights_bytes, self.gradients_bytes), self.optimizer_bytes))
+        return as_output(np.add(np.add(self.weights_bytes, self.gradients_bytes), self.optimizer_bytes))
 
     def part(self, name):
         """One part by name: ``"weights"``, ``"gradients"`` or ``"optimizer"`` [B]."""
@@ -178,9 +179,9 @@ def training_state(model_or_parameters, *, parameter_bytes=2.0, gradient_bytes=2
     parameter_bytes = check_number("parameter_bytes", parameter_bytes, unit="B", minimum=0, maximum=64, scalar=True)
     gradient_bytes = check_number("gradient_bytes", gradient_bytes, unit="B", minimum=0, maximum=64, scalar=True)
     optimizer_bytes = check_number("optimizer_bytes", optimizer_bytes, unit="B", minimum=0, maximum=64, scalar=True)
-    return TrainingState(weights_bytes=_as_output(np.multiply(parameters, parameter_bytes)),
-                         gradients_bytes=_as_output(np.multiply(parameters, gradient_bytes)),
-                         optimizer_bytes=_as_output(np.multiply(parameters, optimizer_bytes)))
+    return TrainingState(weights_bytes=as_output(np.multiply(parameters, parameter_bytes)),
+                         gradients_bytes=as_output(np.multiply(parameters, gradient_bytes)),
+                         optimizer_bytes=as_output(np.multiply(parameters, optimizer_bytes)))
 
 
 def kv_cache_bytes(model, tokens, *, bytes_per_element=2.0):
@@ -227,7 +228,7 @@ def kv_cache_bytes(model, tokens, *, bytes_per_element=2.0):
     bytes_per_element = check_number("bytes_per_element", bytes_per_element, unit="B",
                                      minimum=0, min_inclusive=False, maximum=64, scalar=True)
     per_token = 2 * model.layers * model.kv_heads * model.head_dim * bytes_per_element
-    return _as_output(np.multiply(per_token, tokens))
+    return as_output(np.multiply(per_token, tokens))
 
 
 # ============================================================================
@@ -285,7 +286,7 @@ class OffloadPlan:
     def bytes(self, state: TrainingState) -> dict:
         """Bytes on the GPU, on the host, sent to the host and to the GPU per step, for ``state`` [B]."""
         def total(parts):
-            return _as_output(sum((np.asarray(state.part(p), dtype=float) for p in parts), np.zeros(())))
+            return as_output(sum((np.asarray(state.part(p), dtype=float) for p in parts), np.zeros(())))
         return {"gpu": total(self.on_gpu), "host": total(self.on_host),
                 "to_host": total(self.to_host), "to_device": total(self.to_device)}
 
@@ -318,12 +319,7 @@ OFFLOAD_PLANS = _plans()
 
 def offload_plan(name: str) -> OffloadPlan:
     """The offload plan called ``name`` (see :data:`OFFLOAD_PLANS`); an unknown name lists the valid ones."""
-    if isinstance(name, OffloadPlan):
-        return name
-    if not isinstance(name, str):
-        raise TypeError(f"plan must be a name, one of {', '.join(map(repr, OFFLOAD_PLANS))}; got {name!r}")
-    check_choice("offload plan", name, OFFLOAD_PLANS)
-    return OFFLOAD_PLANS[name]
+    return resolve("offload plan", name, OffloadPlan, OFFLOAD_PLANS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -424,12 +420,7 @@ OFFLOAD_PATHS = _paths()
 
 def offload_path(name: str) -> OffloadPath:
     """The offload path called ``name`` (see :data:`OFFLOAD_PATHS`); an unknown name lists the valid ones."""
-    if isinstance(name, OffloadPath):
-        return name
-    if not isinstance(name, str):
-        raise TypeError(f"path must be a name, one of {', '.join(map(repr, OFFLOAD_PATHS))}; got {name!r}")
-    check_choice("offload path", name, OFFLOAD_PATHS)
-    return OFFLOAD_PATHS[name]
+    return resolve("offload path", name, OffloadPath, OFFLOAD_PATHS)
 
 
 def transfer_time(to_host_bytes, to_device_bytes, path, *, directions_overlap=True):
@@ -477,9 +468,9 @@ def transfer_time(to_host_bytes, to_device_bytes, path, *, directions_overlap=Tr
         raise TypeError(f"directions_overlap must be True or False, got {directions_overlap!r}")
     link, memory = path.link_bytes_per_s, path.memory_bytes_per_s
     if not directions_overlap:
-        return _as_output(np.add(down, up) / min(link, memory))
+        return as_output(np.add(down, up) / min(link, memory))
     through_memory = (np.add(down, up) if path.memory_shared_by_directions else np.maximum(down, up)) / memory
-    return _as_output(np.maximum(np.maximum(down, up) / link, through_memory))
+    return as_output(np.maximum(np.maximum(down, up) / link, through_memory))
 
 
 # ============================================================================
@@ -550,7 +541,7 @@ class OffloadStep:
     @property
     def added_fraction(self):
         """How much longer the step is than its compute alone, ``step_s / compute_s - 1`` [-]."""
-        return _as_output(np.divide(self.step.step_s, self.step.compute_s) - 1.0)
+        return as_output(np.divide(self.step.step_s, self.step.compute_s) - 1.0)
 
     @property
     def fits_hbm(self) -> bool:
@@ -567,23 +558,7 @@ class OffloadStep:
 
 def _compute_s(model, gpu, tokens, efficiencies):
     rate = gpu.bf16_flop_per_s * efficiencies.gemm * training.matmul_fraction_of_peak(gpu)
-    return _as_output(np.multiply(training.flops_per_token(model), tokens) / rate)
-
-
-def _resolve_gpu(gpu):
-    if isinstance(gpu, str):
-        return catalog.gpu(gpu)
-    if not isinstance(gpu, catalog.GPU):
-        raise TypeError(f"gpu must be a catalog.GPU or a GPU name, got {gpu!r}")
-    return gpu
-
-
-def _resolve_model(model):
-    if isinstance(model, str):
-        return training.transformer_model(model)
-    if not isinstance(model, training.TransformerModel):
-        raise TypeError(f"model must be a TransformerModel or a model name, got {model!r}")
-    return model
+    return as_output(np.multiply(training.flops_per_token(model), tokens) / rate)
 
 
 def offload_step(model, gpu, plan, path, *, tokens_per_gpu, shards=1, overlap_fraction=0.0,
@@ -653,8 +628,8 @@ def offload_step(model, gpu, plan, path, *, tokens_per_gpu, shards=1, overlap_fr
     >>> round((offloaded.to_host_bytes + offloaded.to_device_bytes) / (70.55e9 / 8), 2)
     4.0
     """
-    model = _resolve_model(model)
-    gpu = _resolve_gpu(gpu)
+    model = resolve("model", model, training.TransformerModel, training.MODELS)
+    gpu = resolve("gpu", gpu, catalog.GPU, catalog.GPUS)
     plan, path = offload_plan(plan), offload_path(path)
     efficiencies = efficiencies or training.DEFAULT_EFFICIENCIES
     shards = check_integer("shards", shards, minimum=1)
@@ -707,7 +682,7 @@ class DecodeStep:
     @property
     def resident_bytes(self):
         """Weights and KV cache kept in HBM [B]."""
-        return _as_output(self.weights_bytes + np.subtract(self.kv_bytes, self.kv_offloaded_bytes))
+        return as_output(self.weights_bytes + np.subtract(self.kv_bytes, self.kv_offloaded_bytes))
 
     @property
     def fits_hbm(self):
@@ -723,7 +698,7 @@ class DecodeStep:
     @property
     def tokens_per_s(self):
         """Tokens generated per second by the batch [token/s]."""
-        return _as_output(np.divide(self.batch, self.step.step_s))
+        return as_output(np.divide(self.batch, self.step.step_s))
 
 
 def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, path=None, gpus=1,
@@ -781,8 +756,8 @@ def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, 
     >>> round(step.kv_bytes / 2**30, 1), round(step.step_s * 1e3, 2)
     (16.0, 9.92)
     """
-    model = _resolve_model(model)
-    gpu = _resolve_gpu(gpu)
+    model = resolve("model", model, training.TransformerModel, training.MODELS)
+    gpu = resolve("gpu", gpu, catalog.GPU, catalog.GPUS)
     batch = check_integer("batch", batch, minimum=1)
     gpus = check_integer("gpus", gpus, minimum=1)
     context = check_number("context_tokens", context_tokens, unit="token", minimum=0, maximum=1e15)
@@ -800,10 +775,7 @@ def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, 
     else:
         link_s = transfer_time(0.0, offloaded, offload_path(path))
     hbm_s = (weights + np.subtract(kv, offloaded)) / gpu.hbm_bandwidth_bytes_per_s
-    return DecodeStep(weights_bytes=float(weights), kv_bytes=_as_output(kv), kv_offloaded_bytes=_as_output(offloaded),
+    return DecodeStep(weights_bytes=float(weights), kv_bytes=as_output(kv), kv_offloaded_bytes=as_output(offloaded),
                       hbm_bytes=gpu.hbm_bytes, batch=batch,
-                      step=step_time(_as_output(hbm_s), _as_output(link_s), overlap_fraction))
+                      step=step_time(as_output(hbm_s), as_output(link_s), overlap_fraction))
 
-
-def _as_output(value):
-    return float(value) if np.ndim(value) == 0 else np.asarray(value, dtype=float)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_number
+from ._validation import as_output, check_number
 
 __all__ = [
     "StepTime",
@@ -36,10 +36,6 @@ __all__ = [
     "ablation_gains",
 ]
 
-
-def _as_output(value):
-    """Scalars stay Python floats; arrays stay arrays."""
-    return float(value) if np.ndim(value) == 0 else value
 
 
 @dataclass(frozen=True)
@@ -75,12 +71,12 @@ class StepTime:
     @property
     def busy_fraction(self):
         """Share of the step during which the GPU computes [-]."""
-        return _as_output(np.divide(self.compute_s, self.step_s))
+        return as_output(np.divide(self.compute_s, self.step_s))
 
     @property
     def waiting_fraction(self):
         """Share of the step during which the GPU waits for data [-]."""
-        return _as_output(np.divide(self.exposed_communication_s, self.step_s))
+        return as_output(np.divide(self.exposed_communication_s, self.step_s))
 
     def mfu(self, compute_efficiency=1.0):
         """MFU of this step if the compute phase runs at ``compute_efficiency`` of peak.
@@ -99,7 +95,7 @@ class StepTime:
         """
         efficiency = check_number("compute_efficiency", compute_efficiency,
                                   minimum=0, maximum=1, min_inclusive=False)
-        return _as_output(efficiency * np.divide(self.compute_s, self.step_s))
+        return as_output(efficiency * np.divide(self.compute_s, self.step_s))
 
 
 def step_time(compute_s, communication_s, overlap_fraction=0.0):
@@ -153,12 +149,12 @@ def step_time(compute_s, communication_s, overlap_fraction=0.0):
     hidden = np.minimum(overlap * communication, compute)
     exposed = communication - hidden
     return StepTime(
-        compute_s=_as_output(compute),
-        communication_s=_as_output(communication),
-        overlap_fraction=_as_output(overlap),
-        hidden_communication_s=_as_output(hidden),
-        exposed_communication_s=_as_output(exposed),
-        step_s=_as_output(compute + exposed),
+        compute_s=as_output(compute),
+        communication_s=as_output(communication),
+        overlap_fraction=as_output(overlap),
+        hidden_communication_s=as_output(hidden),
+        exposed_communication_s=as_output(exposed),
+        step_s=as_output(compute + exposed),
     )
 
 
@@ -189,7 +185,7 @@ def compute_time(model_flops, peak_flop_per_s, compute_efficiency=1.0):
     flops = check_number("model_flops", model_flops, unit="FLOP", minimum=0, min_inclusive=False, maximum=1e30)
     peak = check_number("peak_flop_per_s", peak_flop_per_s, unit="FLOP/s", minimum=1, maximum=1e21)
     efficiency = check_number("compute_efficiency", compute_efficiency, minimum=1e-3, maximum=1)
-    return _as_output(flops / (efficiency * peak))
+    return as_output(flops / (efficiency * peak))
 
 
 def _utilization(flops_name, flops, time_s, peak_flop_per_s, n_gpus):
@@ -197,7 +193,7 @@ def _utilization(flops_name, flops, time_s, peak_flop_per_s, n_gpus):
     time_s = check_number("time_s", time_s, unit="s", minimum=1e-12, maximum=1e12)
     peak = check_number("peak_flop_per_s", peak_flop_per_s, unit="FLOP/s", minimum=1, maximum=1e21)
     n_gpus = check_number("n_gpus", n_gpus, minimum=1, maximum=2.0 ** 53)
-    return _as_output(flops / (time_s * peak * n_gpus))
+    return as_output(flops / (time_s * peak * n_gpus))
 
 
 def model_flops_utilization(model_flops, time_s, peak_flop_per_s, n_gpus=1):

@@ -471,7 +471,7 @@ def test_calibrated_cluster_feeds_the_training_model():
         calibrated_cluster("Selene", scale_up=run)
     with pytest.raises(ValueError, match="scale_out must be a sweep across nodes"):
         calibrated_cluster("Selene", scale_out=shipped_run("v100_dgx2_all_reduce"))
-    with pytest.raises(ValueError, match="unknown cluster 'DGX-9'"):
+    with pytest.raises(ValueError, match="unknown cluster name 'DGX-9'; valid cluster names are: .*'DGX H100'"):
         calibrated_cluster("DGX-9")
 
 

@@ -500,23 +500,26 @@ def test_system_counts_may_be_zero_but_not_negative():
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("lookup", "kind", "table"), [
-    (catalog.gpu, "GPU", catalog.GPUS),
-    (catalog.link, "link", catalog.LINKS),
-    (catalog.switch, "switch", catalog.SWITCHES),
-    (catalog.nic, "NIC", catalog.NICS),
-    (catalog.system, "system", catalog.SYSTEMS),
-    (catalog.memory_tier, "memory tier", catalog.MEMORY_TIERS),
+@pytest.mark.parametrize(("lookup", "kind", "cls", "table"), [
+    (catalog.gpu, "GPU", "GPU", catalog.GPUS),
+    (catalog.link, "link", "Link", catalog.LINKS),
+    (catalog.switch, "switch", "Switch", catalog.SWITCHES),
+    (catalog.nic, "NIC", "NIC", catalog.NICS),
+    (catalog.system, "system", "System", catalog.SYSTEMS),
+    (catalog.memory_tier, "memory tier", "MemoryTier", catalog.MEMORY_TIERS),
 ])
-def test_unknown_names_list_the_valid_ones(lookup, kind, table):
+def test_unknown_names_list_the_valid_ones(lookup, kind, cls, table):
     with pytest.raises(ValueError) as raised:
         lookup("Nonexistent 9000")
     message = str(raised.value)
     assert f"unknown {kind} name 'Nonexistent 9000'" in message
     for name in table:
         assert repr(name) in message
-    with pytest.raises(TypeError, match=f"{kind} must be a catalog name"):
+    with pytest.raises(TypeError, match=rf"{kind} must be an? {cls} or the name of one \('"):
         lookup(400)
+    # An entry itself is taken as it is, as every function that takes "an entry or its name" does.
+    entry = next(iter(table.values()))
+    assert lookup(entry) is entry
 
 
 def test_common_misspellings_are_caught():

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interconnect_lab import collectives as c
-from interconnect_lab import collectives_reference as ref
+from interconnect_lab.collectives import reference as ref
 
 rank_counts = st.integers(min_value=1, max_value=12)
 

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interconnect_lab.fabric import (
-    FlowSimulation, Network, Traffic, all_to_all, background, collective_time, combine, explicit_routes,
-    fair_rates, hierarchical_all_reduce, incast, incidence_matrix, max_min_rates, permutation, rank_placement,
-    ring_all_reduce, simulate, simulate_flows, simulate_routes,
+    FlowSimulation, Network, Traffic, all_to_all, background, simulate_collective, combine, explicit_routes,
+    fair_rates, hierarchical_all_reduce_traffic, incast, incidence_matrix, max_min_rates, permutation, rank_placement,
+    ring_all_reduce_traffic, simulate, simulate_flows, simulate_routes,
 )
 from interconnect_lab.topology import fat_tree
 
@@ -101,8 +101,8 @@ def test_background_flow_takes_its_share(leaf_spine):
 
 def test_ring_all_reduce_time_by_hand(leaf_spine):
     # 4 ranks on hosts 0, 2, 4, 6 (one per leaf): 6 steps of 400/4 = 100 B at 100 B/s: 6 s.
-    ring = ring_all_reduce([0, 2, 4, 6], 400.0)
-    result = collective_time(leaf_spine, ring, "spray")
+    ring = ring_all_reduce_traffic([0, 2, 4, 6], 400.0)
+    result = simulate_collective(leaf_spine, ring, "spray")
     assert result.time_s == pytest.approx(6.0)
     assert result.algorithm_bandwidth_bytes_per_s == pytest.approx(400 / 6)
 
@@ -111,11 +111,11 @@ def test_hierarchical_all_reduce_rail_aligned_versus_random():
     # Two rail groups of 2 nodes x 2 GPUs, rail-optimized: rail-aligned rings stay on one leaf
     # within a group; a scrambled rank order crosses rails and the spines.
     net = Network(fat_tree(16, radix=8, tiers=2, rails=2), nic_capacity_bytes_per_s=100.0)
-    aligned = collective_time(net, hierarchical_all_reduce(rank_placement(16, gpus_per_node=2), 1600.0,
+    aligned = simulate_collective(net, hierarchical_all_reduce_traffic(rank_placement(16, gpus_per_node=2), 1600.0,
                                                             gpus_per_node=2), "ecmp")
     assert aligned.time_s == pytest.approx(2 * 7 * (1600 / 16) / 100.0)
     random_placement = rank_placement(16, gpus_per_node=2, placement="random", seed=3)
-    scrambled = collective_time(net, hierarchical_all_reduce(random_placement, 1600.0, gpus_per_node=2), "ecmp")
+    scrambled = simulate_collective(net, hierarchical_all_reduce_traffic(random_placement, 1600.0, gpus_per_node=2), "ecmp")
     assert scrambled.time_s >= aligned.time_s
 
 

@@ -5,8 +5,8 @@ import pytest
 from scipy.special import digamma
 
 from interconnect_lab.fabric import (
-    JITTERS, Network, degraded_link_effect, detect_slow_ranks, hierarchical_all_reduce, lagging_worker_cost,
-    rank_placement, rank_timings, ring_all_reduce, sample_step_times, step_times,
+    JITTERS, Network, degraded_link_effect, detect_slow_ranks, hierarchical_all_reduce_traffic, lagging_worker_cost,
+    rank_placement, rank_timings, ring_all_reduce_traffic, sample_step_times, step_times,
 )
 from interconnect_lab.published import MEGASCALE_STRAGGLERS
 from interconnect_lab.topology import fat_tree
@@ -93,7 +93,7 @@ def test_detection_stays_quiet_on_a_healthy_job(jitter):
 def test_one_degraded_link_slows_the_whole_ring():
     # A flat ring over 64 hosts: every step waits for the flow on the half-speed NIC.
     net = Network(fat_tree(64, radix=16, tiers=2), nic_capacity_bytes_per_s=50e9)
-    ring = ring_all_reduce(range(64), 1e9)
+    ring = ring_all_reduce_traffic(range(64), 1e9)
     effect = degraded_link_effect(net, ring, net.nic_link(5), 0.5)
     assert effect.slowdown == pytest.approx(2.0, rel=1e-12)
     assert effect.healthy_s == pytest.approx(2 * 63 * (1e9 / 64) / 50e9, rel=1e-12)
@@ -101,7 +101,7 @@ def test_one_degraded_link_slows_the_whole_ring():
 
 def test_a_degraded_spine_link_under_spraying_costs_less_than_under_ecmp():
     net = Network(fat_tree(128, radix=16, tiers=2, rails=8), nic_capacity_bytes_per_s=50e9)
-    collective = hierarchical_all_reduce(rank_placement(128, gpus_per_node=8, placement="random", seed=1), 1e9,
+    collective = hierarchical_all_reduce_traffic(rank_placement(128, gpus_per_node=8, placement="random", seed=1), 1e9,
                                          gpus_per_node=8)
     link = net.leaf_link(0, 0)
     sprayed = degraded_link_effect(net, collective, link, 0.25, routing="spray")

@@ -668,7 +668,7 @@ def test_replay_with_another_stack_changes_only_the_stack():
     one_kernel_each = dataclasses.replace(tr.software(run.software), eager_elementwise=False)
     assert tr.replay(run, software=one_kernel_each).step_s < tr.replay(run).step_s
     assert tr.replay(run, software=one_kernel_each).model_flops == tr.replay(run).model_flops
-    with pytest.raises(ValueError, match="unknown software 'no such stack'"):
+    with pytest.raises(ValueError, match="unknown software name 'no such stack'"):
         tr.replay(run, software="no such stack")
 
 

@@ -113,7 +113,7 @@ def traffic_on(draw, network):
         senders = [h for h in draw(st.lists(st.integers(0, hosts - 1), min_size=1, max_size=16)) if h != receiver]
         traffic = fabric.incast(senders or [(receiver + 1) % hosts], receiver, size_bytes)
     else:
-        traffic = fabric.ring_all_reduce(hosts, size_bytes * hosts).phases[0].traffic
+        traffic = fabric.ring_all_reduce_traffic(hosts, size_bytes * hosts).phases[0].traffic
     if hosts >= 4 and draw(st.integers(0, 4)) == 0:
         traffic = fabric.combine(traffic, fabric.background(hosts, draw(st.floats(0.2, 1.0)), seed=seed))
     return traffic
@@ -182,8 +182,8 @@ def collectives_on(draw, network):
     placement = draw(st.sampled_from(fabric.PLACEMENTS))
     order = fabric.rank_placement(ranks, gpus_per_node=per_node, placement=placement, seed=draw(st.integers(0, 99)))
     if draw(st.booleans()) or ranks // per_node < 2:
-        return fabric.ring_all_reduce(order, message, gpus_per_node=per_node)
-    return fabric.hierarchical_all_reduce(order, message, gpus_per_node=per_node)
+        return fabric.ring_all_reduce_traffic(order, message, gpus_per_node=per_node)
+    return fabric.hierarchical_all_reduce_traffic(order, message, gpus_per_node=per_node)
 
 
 network_and_collective = networks().flatmap(lambda net: st.tuples(st.just(net), collectives_on(net)))
@@ -473,10 +473,10 @@ FABRIC_CASES = [
     Case(combine_traffics, dict(traffics=mixed(st.lists(mixed(traffics), min_size=0, max_size=3)),
                                 name=optional(mixed(st.text(max_size=10)))), check=traffic_is_sound,
          infinite=("size_bytes",), examples=0.25, name="fabric.combine"),
-    Case(fabric.ring_all_reduce, dict(ranks=st.one_of(host_count, mixed(st.lists(st.integers(0, 100), min_size=2,
+    Case(fabric.ring_all_reduce_traffic, dict(ranks=st.one_of(host_count, mixed(st.lists(st.integers(0, 100), min_size=2,
                                                                                  max_size=16, unique=True))),
                                       message_bytes=sizes, gpus_per_node=count(1, 16)), check=ring_is_sound),
-    Case(fabric.hierarchical_all_reduce, dict(ranks=host_count, message_bytes=sizes,
+    Case(fabric.hierarchical_all_reduce_traffic, dict(ranks=host_count, message_bytes=sizes,
                                               gpus_per_node=mixed(st.sampled_from([1, 2, 4, 8, 3]))),
          check=hierarchical_is_sound),
     Case(fabric.rank_placement, dict(hosts=host_count, gpus_per_node=mixed(st.sampled_from([1, 2, 4, 8, 3])),
@@ -527,7 +527,7 @@ FABRIC_CASES = [
                                        seed=seeds, time_tolerance=rarely(st.just(1e-9), nonnegative(1e-12, 1.0))),
          check=every_routing_within_capacity, infinite=("completion_times_s", "size_bytes"), messages=DISCONNECTED,
          examples=0.25),
-    Case(fabric.collective_time, dict(
+    Case(fabric.simulate_collective, dict(
         network=mixed(st.shared(network_and_collective, key="collective").map(lambda pair: pair[0])),
         collective=mixed(st.shared(network_and_collective, key="collective").map(lambda pair: pair[1])),
         routing=choice(ROUTINGS), seed=seeds, time_tolerance=rarely(st.just(1e-9), nonnegative(1e-12, 1.0))),

@@ -1,6 +1,6 @@
 """Fuzz the remaining model modules with hostile input (see tests/fuzzing.py for the rules).
 
-Mixture of experts (``moe``, with ``moe_models``), inference, the Ethernet
+Mixture of experts (the ``moe`` package), inference, the Ethernet
 roadmap, GEMM rates (``matmul``), calibration (parsers fed garbage text and
 damaged real logs, fits fed damaged sweeps), the direct networks of the flow
 simulator (dragonflies and tori, from ``topology``'s builders to
@@ -8,7 +8,7 @@ simulator (dragonflies and tori, from ``topology``'s builders to
 ``incast_collapse``).
 
 Every public function in the ``__all__`` of these modules has a case
-(``test_every_public_function_has_a_case`` checks it); ``moe_models.moe_model``
+(``test_every_public_function_has_a_case`` checks it); ``moe.models.moe_model``
 is ``moe.moe_model`` (``moe`` re-exports it) and is fuzzed once. Classes and
 their methods (``IncastSimulation``, ``CollectiveFit.link`` ...) are reached
 through the functions that build them, not fuzzed on their own.
@@ -445,7 +445,7 @@ def test_every_public_function_has_a_case():
     import inspect
 
     modules = [importlib.import_module(f"interconnect_lab.{name}") for name in (
-        "moe", "moe_models", "inference", "roadmap", "matmul", "calibrate", "fabric.direct", "fabric.incast",
+        "moe", "moe.models", "inference", "roadmap", "matmul", "calibrate", "fabric.direct", "fabric.incast",
         "topology.dragonflies", "topology.tori")]   # fabric.incast, the module, not the traffic function
     covered = {case.function for case in CASES}
     missing = [f"{module.__name__}.{name}"

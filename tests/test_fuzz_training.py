@@ -104,7 +104,7 @@ CASES = [
         model=model, cluster=choice(CLUSTERS), gpus=count(1, 16_384), global_batch_size=count(1, 4096),
         tensor_parallel=power_of_two, pipeline_parallel=power_of_two, zero_stage=count(0, 3)), examples=0.5,
         name="training.memory_per_gpu (with parallel_config)"),
-    Case(training.parallel_sweep, dict(model=model, cluster_=choice(CLUSTERS), gpus=count(1, 4096),
+    Case(training.parallel_sweep, dict(model=model, cluster=choice(CLUSTERS), gpus=count(1, 4096),
                                        global_batch_size=count(1, 2048)), examples=0.25),
     Case(training.zero_communication_volume, dict(stage=count(0, 3), quantized_weights=flag(),
                                                   hierarchical_partition=flag(), quantized_gradients=flag())),

@@ -131,7 +131,7 @@ def test_more_tensor_parallelism_raises_the_network_share_of_decode():
     (lambda: inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, algorithm="tree"), "valid algorithms"),
     (lambda: inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, protocol="fast"), "valid protocols"),
     (lambda: inference.kv_transfer("Llama 3 70B", -5), "prompt_tokens = -5 token"),
-    (lambda: inference.inference_model("GPT-4"), "valid models are"),
+    (lambda: inference.inference_model("GPT-4"), "valid model names are"),
 ])
 def test_bad_input_names_the_parameter(call, message):
     with pytest.raises(ValueError, match=message):

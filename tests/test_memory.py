@@ -100,9 +100,9 @@ def test_zero_offload_moves_four_bytes_per_parameter():
 
 
 def test_unknown_plan_and_path_list_the_valid_ones():
-    with pytest.raises(ValueError, match="valid offload plans are: 'none', 'ZeRO-Offload'"):
+    with pytest.raises(ValueError, match="valid offload plan names are: 'none', 'ZeRO-Offload'"):
         m.offload_plan("ZeRO-5")
-    with pytest.raises(ValueError, match="valid offload paths are"):
+    with pytest.raises(ValueError, match="valid offload path names are"):
         m.offload_path("NVMe")
     with pytest.raises(ValueError, match="unknown OffloadPlan.on_gpu state 'moments'"):
         m.OffloadPlan(name="bad", on_gpu=("moments",), to_host=(), to_device=(), directions_overlap=True,

@@ -18,12 +18,15 @@ import numpy as np
 from PIL import Image
 
 from interconnect_lab import widgets as panels
+from interconnect_lab._deprecation import MOVED_MODULES
 from interconnect_lab.widgets import Panel
 
 def public_panels():
     """Every public Panel subclass in every module of interconnect_lab.widgets."""
     found = []
     for info in pkgutil.iter_modules(panels.__path__):
+        if f"{panels.__name__}.{info.name}" in MOVED_MODULES:   # deprecated aliases
+            continue
         module = importlib.import_module(f"{panels.__name__}.{info.name}")
         found += [obj for name, obj in vars(module).items()
                   if inspect.isclass(obj) and issubclass(obj, Panel) and obj is not Panel

@@ -10,7 +10,7 @@ import time
 import pytest
 from test_panel import PANELS  # every public Panel subclass in interconnect_lab.widgets
 
-from interconnect_lab.widgets.panel import ERROR_CLASS
+from interconnect_lab.widgets.static import ERROR_CLASS
 
 
 def _ends(control):

@@ -10,7 +10,7 @@ import numpy as np
 from interconnect_lab.fabric import Network, ecmp_collisions
 from interconnect_lab.fabric.reordering import spray_arrivals
 from interconnect_lab.plotting.fabric import ROUTING_COLORS
-from interconnect_lab.plotting.multipath import flow_splitting_plot, max_load_plot, spray_arrivals_plot
+from interconnect_lab.plotting.fabric import flow_splitting_plot, max_load_plot, spray_arrivals_plot
 from interconnect_lab.topology import fat_tree
 
 

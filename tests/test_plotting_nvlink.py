@@ -6,12 +6,9 @@ import pytest
 from interconnect_lab import catalog, topology
 from interconnect_lab import training as tr
 from interconnect_lab import units as u
-from interconnect_lab.plotting.nvlink import (
-    bandwidth_ladder_plot,
-    ladder_entry,
-    nvlink_domain_plot,
-    tensor_parallel_plot,
-)
+from interconnect_lab.plotting.catalog import bandwidth_ladder_plot, ladder_entry
+from interconnect_lab.plotting.topology import nvlink_domain_plot
+from interconnect_lab.plotting.training import tensor_parallel_plot
 from interconnect_lab.plotting.tables import Table
 
 

@@ -146,7 +146,7 @@ def test_cluster_cost_takes_a_what_if_switch():
 
 def test_reach_latency_and_generation_figures_label_their_axes():
     mpl = pytest.importorskip("matplotlib")
-    from interconnect_lab.plotting.links import link_generations_plot
+    from interconnect_lab.plotting.catalog import link_generations_plot
     from interconnect_lab.plotting.topology import latency_breakdown_plot, max_hosts_plot
 
     before = dict(mpl.rcParams)

@@ -175,7 +175,7 @@ def test_simulate_is_finite_at_the_corners_of_the_documented_ranges(size_bytes, 
     (lambda f: f.all_to_all(16, 1e-29, skew=10, seed=0), ValueError,
      r"size_bytes = 1e-29 B with skew = 10 gives flows from 1\.45375e-40"),
     (lambda f: f.all_to_all(16, 1e6, skew=1e300, seed=0), ValueError, r"skew = 1e\+300 is not valid: it must be in \[0, 10\]"),
-    (lambda f: f.ring_all_reduce(range(8), 1e-30), ValueError,
+    (lambda f: f.ring_all_reduce_traffic(range(8), 1e-30), ValueError,
      r"message_bytes = 1e-30 B is not valid for 8 ranks: each flow carries message_bytes / 8"),
     (lambda f: _small_fabric(1.0).with_degraded_links(16, 1e-31), ValueError, r"fraction = 1e-31 is not valid here"),
     (lambda f: _small_fabric(50e9).with_link_capacity(16, 1e19), ValueError,
@@ -301,8 +301,8 @@ def _ep64_traffic():
     (lambda m: m.expert_parallel_all_to_all(_ep64_traffic(), network_bandwidth_bytes_per_s=1e-300), ValueError,
      r"network_bandwidth_bytes_per_s = 1e-300 B/s is not valid"),
     (lambda m: m.expert_parallel_all_to_all(_ep64_traffic(), network_link=7), TypeError,
-     "network_link must be a catalog link's name"),
-    (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, gpu=0), TypeError, "gpu must be a catalog GPU's name"),
+     r"network_link must be a Link or the name of one \('"),
+    (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, gpu=0), TypeError, r"gpu must be a GPU or the name of one \(.*'H800 SXM'"),
     (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, flop_per_s=1e-300), ValueError,
      r"flop_per_s = 1e-300 FLOP/s is not valid"),
     (lambda m: m.moe_layer_step("DeepSeek-V3", 4096, 64, backward="yes"), TypeError, "backward must be True or False"),
@@ -341,7 +341,7 @@ def test_expected_ranks_per_token_of_many_experts_is_quick_and_exact():
      r"bytes_per_element = 1\.7e\+308 B is not valid: it must be in \(0, 64\] B"),
     (lambda i: i.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, bytes_per_element=(2, 3)), TypeError,
      "bytes_per_element must be a single real number"),
-    (lambda i: i.serving_deployment("Llama 3 70B", 1.5), TypeError, "gpu must be a catalog GPU's name"),
+    (lambda i: i.serving_deployment("Llama 3 70B", 1.5), TypeError, r"gpu must be a GPU or the name of one \('"),
     # an overflow in memory.decode_step (context x batch), then "tokens = ..." from the KV cache
     (lambda i: i.serving_deployment("Llama 3 70B", context_tokens=1.7e308), ValueError,
      r"context_tokens = 1\.7e\+308 token is not valid: it must be in \[1, 1e\+15\] token"),
@@ -352,7 +352,7 @@ def test_expected_ranks_per_token_of_many_experts_is_quick_and_exact():
     (lambda i: i.serving_deployment("GPT-3 175B", "A100 SXM", tensor_parallel=1, compute_efficiency=[1.0]), TypeError,
      "compute_efficiency must be a single real number"),
     (lambda i: i.kv_transfer("OPT-66B", 512, layerwise="no"), TypeError, "layerwise must be True or False"),
-    (lambda i: i.kv_transfer("OPT-66B", 512, link=400e9), TypeError, "link must be a catalog link's name"),
+    (lambda i: i.kv_transfer("OPT-66B", 512, link=400e9), TypeError, r"link must be a Link or the name of one \('"),
 ])
 def test_inference_inputs(call, error, message):
     from interconnect_lab import inference
@@ -524,28 +524,28 @@ def test_a_collective_that_never_leaves_its_server_takes_no_network_time():
     # every flow inside one server: reading the bandwidth divided by a time of 0 (ZeroDivisionError)
     from interconnect_lab import fabric
     net = _leaf_spine()
-    inside = fabric.ring_all_reduce(range(4), 400.0, gpus_per_node=4)
-    result = fabric.collective_time(net, inside, "spray")
+    inside = fabric.ring_all_reduce_traffic(range(4), 400.0, gpus_per_node=4)
+    result = fabric.simulate_collective(net, inside, "spray")
     assert result.time_s == 0.0 and result.phase_results == () and result.algorithm_bandwidth_bytes_per_s is None
     assert fabric.degraded_link_effect(net, inside, 0, 0.5).slowdown == 1.0   # 0 / 0 before
-    across = fabric.collective_time(net, fabric.ring_all_reduce(range(4), 400.0, gpus_per_node=2), "spray")
+    across = fabric.simulate_collective(net, fabric.ring_all_reduce_traffic(range(4), 400.0, gpus_per_node=2), "spray")
     assert across.time_s == 6.0 and across.algorithm_bandwidth_bytes_per_s == pytest.approx(400 / 6)
 
 
 @pytest.mark.parametrize(("call", "error", "message"), [
     # checked even when no simulation runs (a list seed, a non-network were accepted)
-    (lambda f, ring: f.collective_time(0, ring), TypeError, "network must be a fabric Network, got int"),
-    (lambda f, ring: f.collective_time(_leaf_spine(), ring, seed=[1]), TypeError, "seed must be an integer"),
-    (lambda f, ring: f.collective_time(_leaf_spine(), ring, "hash"), ValueError, "unknown routing 'hash'"),
-    (lambda f, ring: f.collective_time(_leaf_spine(), ring, time_tolerance=[1e-9]), TypeError,
+    (lambda f, ring: f.simulate_collective(0, ring), TypeError, "network must be a fabric Network, got int"),
+    (lambda f, ring: f.simulate_collective(_leaf_spine(), ring, seed=[1]), TypeError, "seed must be an integer"),
+    (lambda f, ring: f.simulate_collective(_leaf_spine(), ring, "hash"), ValueError, "unknown routing 'hash'"),
+    (lambda f, ring: f.simulate_collective(_leaf_spine(), ring, time_tolerance=[1e-9]), TypeError,
      "time_tolerance must be a single real number"),
-    (lambda f, ring: f.collective_time(_leaf_spine(), f.ring_all_reduce([0, 9], 1.0, gpus_per_node=16)),
+    (lambda f, ring: f.simulate_collective(_leaf_spine(), f.ring_all_reduce_traffic([0, 9], 1.0, gpus_per_node=16)),
      ValueError, "collective.ranks = 9 is not a host of this network"),
 ])
 def test_collective_time_checks_its_arguments_even_when_nothing_crosses_the_network(call, error, message):
     from interconnect_lab import fabric
     with pytest.raises(error, match=message):
-        call(fabric, fabric.ring_all_reduce(range(4), 400.0, gpus_per_node=4))
+        call(fabric, fabric.ring_all_reduce_traffic(range(4), 400.0, gpus_per_node=4))
 
 
 @pytest.mark.parametrize(("hosts", "radix"), [(2 ** 40, 2 ** 14), (400_000, 128)])
@@ -620,7 +620,7 @@ def test_a_rail_optimized_tree_on_one_switch_keeps_every_host_on_it():
     (lambda f: f.permutation(2 ** 40, 1.0, seed=0), r"hosts = 1099511627776 is not valid: it must be in \[2, 1048576\]"),
     (lambda f: f.background(2 ** 40, 0.5, seed=0), r"hosts = 1099511627776 is not valid"),
     (lambda f: f.rank_placement(2 ** 53), r"hosts = 9007199254740992 is not valid"),
-    (lambda f: f.ring_all_reduce(2 ** 30, 1e9), r"ranks = 1073741824 is not valid"),
+    (lambda f: f.ring_all_reduce_traffic(2 ** 30, 1e9), r"ranks = 1073741824 is not valid"),
     (lambda f: f.all_to_all(2 ** 20, 1.0), r"all_to_all: its n \(n - 1\) = 1099510579200 flows must be at most MAX_FLOWS"),
     (lambda f: f.all_to_all(2049, 1.0), r"4194304"),
     (lambda f: f.spray_arrivals([0.0], 2 ** 40, 4096, 50e9), r"packets = 1099511627776 is not valid: it must be in "
@@ -739,7 +739,7 @@ def test_detect_slow_ranks_scores_stay_finite_when_most_ranks_agree():
     (lambda f: f.detect_slow_ranks([["a", "b", "c"]]), TypeError, "compute_s must be a real number"),
     (lambda f: f.detect_slow_ranks([[1.0, 2.0, 3.0], [1.0]]), TypeError, "compute_s must be a real number"),
     (lambda f: f.detect_slow_ranks([[1.0, 1.0, 1.0]], threshold=[8.0]), TypeError, "threshold must be a single"),
-    (lambda f: f.degraded_link_effect(_leaf_spine(), f.ring_all_reduce(range(8), 800.0), 16, [0.5]), TypeError,
+    (lambda f: f.degraded_link_effect(_leaf_spine(), f.ring_all_reduce_traffic(range(8), 800.0), 16, [0.5]), TypeError,
      "fraction must be a single real number"),
 ])
 def test_fabric_inputs_of_the_wrong_shape_or_type(call, error, message):

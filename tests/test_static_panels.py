@@ -25,6 +25,7 @@ import ipywidgets as widgets
 import nbformat
 
 from interconnect_lab import widgets as panels
+from interconnect_lab._deprecation import MOVED_MODULES
 from interconnect_lab.plotting.style import styled
 from interconnect_lab.widgets import Panel, static
 
@@ -155,7 +156,7 @@ def test_every_combination_holds_the_panels_own_readout_and_figure():
 
 
 def test_a_refused_combination_shows_the_live_panels_message_and_keeps_the_figure():
-    from interconnect_lab.widgets.panel import error_html
+    from interconnect_lab.widgets.static import error_html
 
     class Refusing(ToyPanel):
         def compute(self, *, a, b, double):
@@ -264,6 +265,8 @@ def panel_classes():
     """Every public Panel subclass in every module of interconnect_lab.widgets, by name."""
     found = {}
     for info in pkgutil.iter_modules(panels.__path__):
+        if f"{panels.__name__}.{info.name}" in MOVED_MODULES:   # deprecated aliases
+            continue
         module = importlib.import_module(f"{panels.__name__}.{info.name}")
         found.update({name: obj for name, obj in vars(module).items()
                       if inspect.isclass(obj) and issubclass(obj, Panel) and obj is not Panel

@@ -5,9 +5,8 @@ import pytest
 
 from interconnect_lab import roadmap
 from interconnect_lab import units as u
-from interconnect_lab.plotting.topologies import (
-    FAMILY_COLORS, dragonfly_plot, fat_tree_reach_plot, scale_up_plot, topology_comparison_plot,
-)
+from interconnect_lab.plotting.roadmap import fat_tree_reach_plot, scale_up_plot
+from interconnect_lab.plotting.topology import FAMILY_COLORS, dragonfly_plot, topology_comparison_plot
 from interconnect_lab.topology import dragonfly, topology_comparison
 
 
@@ -69,7 +68,7 @@ widgets_available = pytest.importorskip("ipywidgets")
 
 
 def test_topology_panel_shows_the_model():
-    from interconnect_lab.widgets.topologies import TopologyPanel
+    from interconnect_lab.widgets.topology import TopologyPanel
     panel = TopologyPanel()
     table = topology_comparison(4096, radix=64)
     assert panel.result.names == table.names
@@ -83,7 +82,7 @@ def test_topology_panel_shows_the_model():
 
 
 def test_scale_up_panel_shows_the_model():
-    from interconnect_lab.widgets.topologies import ScaleUpPanel
+    from interconnect_lab.widgets.roadmap import ScaleUpPanel
     panel = ScaleUpPanel()
     rows = roadmap.scale_up_comparison(256 * u.MB, 8, open_ports=8)
     assert [r.all_reduce_s for r in panel.result] == pytest.approx([r.all_reduce_s for r in rows])
@@ -96,7 +95,7 @@ def test_scale_up_panel_shows_the_model():
 
 def test_topology_flow_plot_colours_by_family():
     from interconnect_lab.fabric import dragonfly_network, permutation, simulate_direct, torus_network
-    from interconnect_lab.plotting.topologies import topology_flow_plot
+    from interconnect_lab.plotting.topology import topology_flow_plot
     from interconnect_lab.topology import torus
     fly = dragonfly(1, 2, 1)
     traffic = permutation(fly.hosts, 1.0, seed=0)

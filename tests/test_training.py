@@ -446,9 +446,9 @@ def test_interleaving_needs_microbatches_divisible_by_stages():
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: tr.transformer_model("GPT-5"), r"unknown model 'GPT-5'; valid models are: 'GPT-3 175B'"),
-    (lambda: tr.cluster("Frontier"), r"unknown cluster 'Frontier'"),
-    (lambda: tr.software("PyTorch"), r"unknown software 'PyTorch'"),
+    (lambda: tr.transformer_model("GPT-5"), r"unknown model name 'GPT-5'; valid model names are: 'GPT-3 175B'"),
+    (lambda: tr.cluster("Frontier"), r"unknown cluster name 'Frontier'"),
+    (lambda: tr.software("PyTorch"), r"unknown software name 'PyTorch'"),
     (lambda: tr.ParallelConfig(global_batch_size=8, recompute="half"), r"unknown recompute 'half'"),
     (lambda: tr.ParallelConfig(global_batch_size=0), r"global_batch_size = 0 sequences is not valid"),
     (lambda: tr.ParallelConfig(global_batch_size=8, zero_stage=4), r"zero_stage = 4 is not valid"),
@@ -468,7 +468,7 @@ def test_bad_input_names_parameter_and_range(call, message):
 def test_wrong_types_are_rejected():
     with pytest.raises(TypeError, match="config must be a ParallelConfig"):
         tr.training_step("GPT-3 175B", "Selene", {"tensor_parallel": 8})
-    with pytest.raises(TypeError, match="model must be a TransformerModel or a name"):
+    with pytest.raises(TypeError, match=r"model must be a TransformerModel or the name of one \('GPT-3 175B'"):
         tr.training_step(42, "Selene", tr.ParallelConfig(global_batch_size=8))
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from interconnect_lab import catalog
 from interconnect_lab import units as u
 from interconnect_lab.fabric.reordering import spray_arrivals
-from interconnect_lab.widgets.multipath import SprayPanel
+from interconnect_lab.widgets.fabric import SprayPanel
 
 RATE = catalog.link("Ethernet 800G").per_direction_bytes_per_s
 

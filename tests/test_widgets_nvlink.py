@@ -12,7 +12,7 @@ from PIL import Image
 
 from interconnect_lab import catalog
 from interconnect_lab import training as tr
-from interconnect_lab.widgets.nvlink import NVLinkDomainPanel, TensorParallelPanel, example_model
+from interconnect_lab.widgets.training import NVLinkDomainPanel, TensorParallelPanel, example_model
 
 PANELS = [TensorParallelPanel, NVLinkDomainPanel]
 

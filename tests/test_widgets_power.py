@@ -7,7 +7,7 @@ pytest.importorskip("ipywidgets")
 from interconnect_lab import cost, units as u
 from interconnect_lab.energy import energy_bill
 from interconnect_lab.pricebook import H100_NDR_PRICES, with_transceiver
-from interconnect_lab.widgets.power import FABRICS, PowerBillPanel
+from interconnect_lab.widgets.energy import FABRICS, PowerBillPanel
 
 from test_panel import other_value
 

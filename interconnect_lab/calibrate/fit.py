@@ -47,7 +47,8 @@ import numpy as np
 from .. import catalog, training
 from .. import collectives as coll
 from .. import units as u
-from .._validation import check_integer, check_number
+from .._lookup import resolve
+from .._validation import check_choice, check_integer, check_number
 from .nccl_tests import NcclTestsRun
 
 __all__ = [
@@ -436,7 +437,7 @@ class CalibratedLink:
                 "base_latency_s": self.base_latency_s, "efficiency": 1.0}
 
     def predict(self, size_bytes, n_ranks=None, collective=None):
-        """The library's α-β model with these parameters [CollectiveResult].
+        """The library's α-β model with these parameters [CollectivePerformance].
 
         ``n_ranks`` and ``collective`` default to the measured run's: the
         prediction at another scale is the point of calibrating.
@@ -597,17 +598,15 @@ class CalibratedCluster(training.Cluster):
         return self.measured_scale_out_bytes_per_s / coll.NETWORK_EFFICIENCY
 
 
+def _cluster_or_system(name):
+    """The published cluster called ``name``, or one built from the catalog system of that name."""
+    check_choice("cluster name", name, (*training.CLUSTERS, *catalog.SYSTEMS))
+    return training.cluster(name) if name in training.CLUSTERS else training.system_cluster(name)
+
+
 def _base_cluster(cluster):
-    if isinstance(cluster, training.Cluster):
-        return cluster
-    if not isinstance(cluster, str):
-        raise TypeError(f"cluster must be a training.Cluster or a name, got {cluster!r}")
-    if cluster in training.CLUSTERS:
-        return training.cluster(cluster)
-    if cluster in catalog.SYSTEMS:
-        return training.system_cluster(cluster)
-    valid = ", ".join(repr(n) for n in (*training.CLUSTERS, *catalog.SYSTEMS))
-    raise ValueError(f"unknown cluster {cluster!r}; valid names are: {valid}")
+    return resolve("cluster", cluster, training.Cluster, (*training.CLUSTERS, *catalog.SYSTEMS),
+                   lookup=_cluster_or_system)
 
 
 def _as_fit(value, argument):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from .._validation import check_choice, check_integer, check_number
+from .._validation import check_integer, check_number
 from ..sources import Source
 
 
@@ -72,9 +72,3 @@ def _table(entries):
         table[entry.name] = entry
     return MappingProxyType(table)
 
-
-def _lookup(kind, table, name):
-    if isinstance(name, str):
-        check_choice(f"{kind} name", name, table)
-        return table[name]
-    raise TypeError(f"{kind} must be a catalog name (one of {', '.join(map(repr, table))}), got {name!r}")

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from .. import units as u
 from .._validation import check_integer
+from .._lookup import resolve
 from ..sources import MLENG_ACCELERATORS, MLENG_SUSTAINED_MATMUL, Source, azure_benchmarking_guide
-from ._common import _check_positive_fields, _check_sources, _check_text, _lookup, _table
+from ._common import _check_positive_fields, _check_sources, _check_text, _table
 
 
 # GPU ------------------------------------------------------------------------------
@@ -277,4 +278,4 @@ def gpu(name: str) -> GPU:
     >>> gpu("MI300X").hbm_bytes / 1e9
     192.0
     """
-    return _lookup("GPU", GPUS, name)
+    return resolve("GPU", name, GPU, GPUS)

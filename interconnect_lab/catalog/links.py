@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 from .. import units as u
 from .._validation import check_integer
+from .._lookup import resolve
 from ..sources import (
     GLENN_PCIE_GEN6, INFINIBAND_JP_SPEEDS, MLENG_NETWORK, NVIDIA_GRACE_HOPPER, NVIDIA_NVLINK,
     NVIDIA_NVLINK_HEALTH_CHECKS, WIKIPEDIA_PCIE, Source,
 )
 from ._common import (
     _check_member, _check_optional_integers, _check_positive_fields, _check_sources, _check_text,
-    _lookup, _table,
+    _table,
 )
 
 
@@ -358,4 +359,4 @@ def link(name: str) -> Link:
     >>> link("NVLink 5").per_gpu_both_directions_bytes_per_s / u.TB_per_s
     1.8
     """
-    return _lookup("link", LINKS, name)
+    return resolve("link", name, Link, LINKS)

@@ -6,11 +6,12 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import units as u
+from .._lookup import resolve
 from ..sources import MLENG_NETWORK, NVIDIA_GRACE_HOPPER, POND, Source
 from ._common import (
-    _check_member, _check_positive_fields, _check_sources, _check_text, _lookup, _table,
+    _check_member, _check_positive_fields, _check_sources, _check_text, _table,
 )
-from .gpus import GPU, gpu
+from .gpus import GPU, GPUS, gpu
 from .links import LINKS
 
 
@@ -157,7 +158,7 @@ def memory_tier(name: str) -> MemoryTier:
     >>> memory_tier("CXL memory expander (x16)").path
     'CXL 2.0 x16'
     """
-    return _lookup("memory tier", MEMORY_TIERS, name)
+    return resolve("memory tier", name, MemoryTier, MEMORY_TIERS)
 
 
 def hbm_tier(gpu_or_name: GPU | str) -> MemoryTier:
@@ -181,9 +182,7 @@ def hbm_tier(gpu_or_name: GPU | str) -> MemoryTier:
     >>> hbm.name, hbm.bandwidth_bytes_per_s / u.TB_per_s, hbm.capacity_bytes / u.GB
     ('HBM (H200 SXM)', 4.8, 141.0)
     """
-    the_gpu = gpu(gpu_or_name) if isinstance(gpu_or_name, str) else gpu_or_name
-    if not isinstance(the_gpu, GPU):
-        raise TypeError(f"gpu_or_name must be a GPU or a catalog GPU name, got {gpu_or_name!r}")
+    the_gpu = resolve("gpu_or_name", gpu_or_name, GPU, GPUS, lookup=gpu)
     return MemoryTier(
         name=f"HBM ({the_gpu.name})",
         bandwidth_bytes_per_s=the_gpu.hbm_bandwidth_bytes_per_s,

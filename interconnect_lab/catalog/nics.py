@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from .. import units as u
 from .._validation import check_integer
+from .._lookup import resolve
 from ..sources import MLENG_NETWORK, Source
-from ._common import _check_positive_fields, _check_sources, _check_text, _lookup, _table
+from ._common import _check_positive_fields, _check_sources, _check_text, _table
 
 
 # NIC ------------------------------------------------------------------------------
@@ -110,4 +111,4 @@ def nic(name: str) -> NIC:
     >>> nic("ConnectX-8").host_link
     'PCIe Gen6 x16'
     """
-    return _lookup("NIC", NICS, name)
+    return resolve("NIC", name, NIC, NICS)

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 
 from .. import units as u
 from .._validation import check_integer
+from .._lookup import resolve
 from ..sources import (
     GLENN_NVLINK, MLENG_NETWORK, NVIDIA_NVLINK, NVIDIA_NVSWITCH3_BLOG,
     NVIDIA_SUPERPOD_GB200_NETWORK, Source,
 )
 from ._common import (
-    _check_member, _check_positive_fields, _check_sources, _check_text, _lookup, _table,
+    _check_member, _check_positive_fields, _check_sources, _check_text, _table,
 )
 from .links import LINKS
 
@@ -258,7 +259,7 @@ def switch(name: str) -> Switch:
     >>> switch("Quantum-X800 Q3400").ports
     144
     """
-    return _lookup("switch", SWITCHES, name)
+    return resolve("switch", name, Switch, SWITCHES)
 
 
 def breakout(switch_or_name, ways):
@@ -293,7 +294,7 @@ def breakout(switch_or_name, ways):
     >>> split.capacity_per_direction_bytes_per_s == switch("Tomahawk 5").capacity_per_direction_bytes_per_s
     True
     """
-    entry = switch_or_name if isinstance(switch_or_name, Switch) else switch(switch_or_name)
+    entry = resolve("switch_or_name", switch_or_name, Switch, SWITCHES, lookup=switch)
     ways = check_integer("ways", ways, minimum=1)
     if ways == 1:
         return entry

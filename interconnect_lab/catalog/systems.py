@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 from .. import units as u
 from .._validation import check_integer
+from .._lookup import resolve
 from ..sources import (
     GLENN_NVLINK, MLENG_NETWORK, NVIDIA_NVLINK, NVIDIA_NVSWITCH3_BLOG,
     NVIDIA_SUPERPOD_GB200_NETWORK, NVIDIA_SUPERPOD_H100_COMPONENTS, Source,
 )
 from ._common import (
-    _check_optional_integers, _check_positive_fields, _check_sources, _check_text, _lookup, _table,
+    _check_optional_integers, _check_positive_fields, _check_sources, _check_text, _table,
 )
 from .gpus import gpu
 from .nics import nic
@@ -147,4 +148,4 @@ def system(name: str) -> System:
     >>> system("HGX H100").scale_up_switch
     'NVSwitch 3'
     """
-    return _lookup("system", SYSTEMS, name)
+    return resolve("system", name, System, SYSTEMS)

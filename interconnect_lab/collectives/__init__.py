@@ -55,12 +55,15 @@ Ring all-reduce of 1 GiB on 8 H100 (NVLink 4, 450 GB/s per GPU per direction):
 5.28
 """
 
+from .._deprecation import renamed_attribute
 from . import algorithms, defaults
+# Imported here so that ``collectives.reference`` (collectives performed step by step) needs no import of its own.
+from . import reference  # noqa: F401
 from .defaults import ProtocolLatency, link_parameters, nvls_efficiency
 from .algorithms import (  # noqa: F401
     Algorithm, algorithms_for, bus_bandwidth_factor, algorithm_bandwidth, bus_bandwidth,
 )
-from .model import CollectiveResult, collective_performance
+from .model import CollectivePerformance, collective_performance
 from .times import (  # noqa: F401
     collective_time, all_reduce_time, all_gather_time, reduce_scatter_time, broadcast_time,
     reduce_time, all_to_all_time, send_recv_time, crossover_size, half_bandwidth_size,
@@ -124,10 +127,15 @@ __all__ = [
     "NVLINK_STEP_LATENCY_S", "NETWORK_STEP_LATENCY_S", "link_parameters",
     "NVLS_EFFICIENCY", "NVLS_LATENCY_S", "nvls_efficiency",
     # results and models
-    "CollectiveResult", "collective_performance", "collective_time",
+    "CollectivePerformance", "collective_performance", "collective_time",
     "all_reduce_time", "all_gather_time", "reduce_scatter_time", "broadcast_time",
     "reduce_time", "all_to_all_time", "send_recv_time", "crossover_size",
     "half_bandwidth_size",
     # nccl-tests definitions
     "BUS_BANDWIDTH_SOURCE", "algorithm_bandwidth", "bus_bandwidth", "bus_bandwidth_factor",
 ]
+
+
+def __getattr__(name):
+    # Names renamed in this release still answer, with a DeprecationWarning (see _deprecation.RENAMED_NAMES).
+    return renamed_attribute(__name__, name)

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .._validation import check_choice, check_finite_result, check_integer, check_number
+from .._validation import as_output, check_choice, check_finite_result, check_integer, check_number
 from ..sources import (
     GRAHAM2016_SHARP, KLENK2020_NVLS, NCCL_NVLS_TUNING, NCCL_TESTS_ISSUE_212,
     NCCL_TESTS_PERFORMANCE, PATARASUK2009_RING, SANDERS2009_TWO_TREE, THAKUR2005_MPICH, Source,
@@ -246,7 +246,7 @@ def bus_bandwidth_factor(collective, n_ranks, *, in_network=False):
     ``NVLSTree``. Otherwise it applies 2(n−1)/n whatever algorithm NCCL chose,
     so that NVLS and ring runs stay comparable; that is how the published
     ~480 GB/s NVLS figure for 8 H100 was computed (algbw ~275 GB/s × 7/4), and it
-    is the factor :class:`CollectiveResult` uses.
+    is the factor :class:`CollectivePerformance` uses.
 
     References
     ----------
@@ -272,9 +272,6 @@ def bus_bandwidth_factor(collective, n_ranks, *, in_network=False):
         return (n - 1) / n
     return 1.0
 
-
-def _as_output(value):
-    return float(value) if np.ndim(value) == 0 else value
 
 
 def algorithm_bandwidth(size_bytes, time_s):
@@ -302,7 +299,7 @@ def algorithm_bandwidth(size_bytes, time_s):
     time = check_number("time_s", time_s, unit="s", minimum=0, min_inclusive=False)
     with np.errstate(over="ignore"):
         algbw = np.divide(size, time)
-    return _as_output(check_finite_result("algorithm bandwidth", algbw, unit="B/s", size_bytes=size_bytes,
+    return as_output(check_finite_result("algorithm bandwidth", algbw, unit="B/s", size_bytes=size_bytes,
                                           time_s=time_s))
 
 
@@ -343,4 +340,4 @@ def bus_bandwidth(collective, size_bytes, n_ranks, time_s, *, in_network=False):
     factor = bus_bandwidth_factor(collective, n_ranks, in_network=in_network)
     with np.errstate(over="ignore"):
         busbw = factor * np.asarray(algorithm_bandwidth(size_bytes, time_s))
-    return _as_output(check_finite_result("bus bandwidth", busbw, unit="B/s", size_bytes=size_bytes, time_s=time_s))
+    return as_output(check_finite_result("bus bandwidth", busbw, unit="B/s", size_bytes=size_bytes, time_s=time_s))

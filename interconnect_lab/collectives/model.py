@@ -7,15 +7,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_finite_result, check_integer, check_number
+from .._deprecation import renamed_attribute
+from .._validation import as_output, check_choice, check_finite_result, check_integer, check_number
 from .defaults import BASE_LATENCY_S, COLLECTIVES, NETWORK_EFFICIENCY, NVLINK_EFFICIENCY
-from .algorithms import ALGORITHMS, _as_output, _check_algorithm, bus_bandwidth_factor
+from .algorithms import ALGORITHMS, _check_algorithm, bus_bandwidth_factor
 
 
 # The model ----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class CollectiveResult:
+class CollectivePerformance:
     """Time and bandwidths of one collective, from :func:`collective_performance`.
 
     Attributes that depend on the size are floats for a scalar size and arrays
@@ -280,7 +281,7 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
 
     Returns
     -------
-    CollectiveResult
+    CollectivePerformance
         Time, both bandwidths, steps and bytes per rank.
 
     Raises
@@ -362,11 +363,16 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
     factor = bus_bandwidth_factor(collective, n)
     with np.errstate(invalid="ignore"):
         busbw = np.where(factor > 0, factor * algbw, 0.0)
-    return CollectiveResult(
+    return CollectivePerformance(
         collective=collective, algorithm=algorithm, n_ranks=n,
-        size_bytes=_as_output(size), time_s=_as_output(time),
-        latency_term_s=_as_output(latency_term), bandwidth_term_s=_as_output(bandwidth_term),
-        steps=int(steps), bytes_sent_per_rank=_as_output(traffic * np.asarray(size)),
-        algorithm_bandwidth_bytes_per_s=_as_output(algbw),
-        bus_bandwidth_bytes_per_s=_as_output(busbw),
+        size_bytes=as_output(size), time_s=as_output(time),
+        latency_term_s=as_output(latency_term), bandwidth_term_s=as_output(bandwidth_term),
+        steps=int(steps), bytes_sent_per_rank=as_output(traffic * np.asarray(size)),
+        algorithm_bandwidth_bytes_per_s=as_output(algbw),
+        bus_bandwidth_bytes_per_s=as_output(busbw),
     )
+
+
+def __getattr__(name):
+    # Names renamed in this release still answer, with a DeprecationWarning (see _deprecation.RENAMED_NAMES).
+    return renamed_attribute(__name__, name)

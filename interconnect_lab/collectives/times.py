@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import as_output
 from .defaults import BASE_LATENCY_S, NVLINK_EFFICIENCY
-from .algorithms import _as_output
 from .model import _model, collective_performance
 
 
@@ -220,7 +220,7 @@ def crossover_size(collective, n_ranks, bandwidth_bytes_per_s, latency_s, first=
         size = np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1.0),
                         np.inf)
     size = np.where(size > 0, size, np.inf)
-    return _as_output(size)
+    return as_output(size)
 
 
 def half_bandwidth_size(collective, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm="ring",
@@ -279,7 +279,7 @@ def half_bandwidth_size(collective, n_ranks, bandwidth_bytes_per_s, latency_s, a
     per_byte = np.asarray(per_byte, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         size = np.where(per_byte > 0, latency_term / np.where(per_byte > 0, per_byte, 1.0), np.inf)
-    return _as_output(size)
+    return as_output(size)
 
 
 _OPTION_NAMES = ("base_latency_s", "efficiency", "algorithm_efficiency", "ranks_per_node",

@@ -12,6 +12,7 @@
 - :mod:`~interconnect_lab.fabric.stragglers` — a synchronous step waits for its slowest worker
 """
 
+from .._deprecation import renamed_attribute
 from .incast import FLOW_CONTROLS, RECOVERIES, IncastCurve, IncastResult, IncastSimulation, incast_collapse, incast_port
 from .maxmin import MaxMinRates, incidence_matrix, max_min_rates
 from .network import LINK_KINDS, Network
@@ -20,11 +21,11 @@ from .reordering import SPRAY_ORDERS, SprayArrivals, spray_arrivals
 from .collisions import CollisionExpectation, ecmp_collisions, max_load_cdf
 from .routing import ROUTINGS, Routes, explicit_routes, route
 from .simulation import (
-    CollectiveResult,
+    SimulatedCollective,
     FlowResult,
     FlowSimulation,
     RateResult,
-    collective_time,
+    simulate_collective,
     compare_routings,
     fair_rates,
     simulate,
@@ -52,11 +53,11 @@ from .traffic import (
     all_to_all,
     background,
     combine,
-    hierarchical_all_reduce,
+    hierarchical_all_reduce_traffic,
     incast,
     permutation,
     rank_placement,
-    ring_all_reduce,
+    ring_all_reduce_traffic,
 )
 
 __all__ = [
@@ -66,7 +67,7 @@ __all__ = [
     "DirectNetwork", "dragonfly_network", "torus_network", "DIRECT_ROUTINGS", "direct_route", "simulate_direct",
     # traffic
     "Traffic", "Phase", "Collective", "PLACEMENTS", "permutation", "all_to_all", "incast", "background",
-    "combine", "ring_all_reduce", "hierarchical_all_reduce", "rank_placement",
+    "combine", "ring_all_reduce_traffic", "hierarchical_all_reduce_traffic", "rank_placement",
     # routing
     "ROUTINGS", "Routes", "route", "explicit_routes",
     # collisions
@@ -81,7 +82,12 @@ __all__ = [
     "JITTERS", "StepTimes", "step_times", "sample_step_times", "lagging_worker_cost", "RankTimings",
     "rank_timings", "SlowRanks", "detect_slow_ranks", "DegradedLink", "degraded_link_effect",
     # simulation
-    "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult", "simulate", "simulate_routes",
+    "FlowSimulation", "FlowResult", "RateResult", "SimulatedCollective", "simulate", "simulate_routes",
     "simulate_flows",
-    "fair_rates", "collective_time", "compare_routings",
+    "fair_rates", "simulate_collective", "compare_routings",
 ]
+
+
+def __getattr__(name):
+    # Names renamed in this release still answer, with a DeprecationWarning (see _deprecation.RENAMED_NAMES).
+    return renamed_attribute(__name__, name)

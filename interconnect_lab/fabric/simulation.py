@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._deprecation import renamed_attribute
 from .._lazy import lazy_module
 from .._validation import check_choice, check_number
 # _MAX_RESOURCE_BYTES_PER_S is the capacity bound _checked_problem applies; named here, the simulator's
@@ -43,8 +44,8 @@ from .traffic import FLOW_BYTES_RANGE, Collective, _per_flow
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = [
-    "FlowSimulation", "FlowResult", "RateResult", "CollectiveResult",
-    "simulate", "simulate_routes", "simulate_flows", "fair_rates", "collective_time", "compare_routings",
+    "FlowSimulation", "FlowResult", "RateResult", "SimulatedCollective",
+    "simulate", "simulate_routes", "simulate_flows", "fair_rates", "simulate_collective", "compare_routings",
 ]
 
 
@@ -630,7 +631,7 @@ def fair_rates(network, traffic, routing="ecmp", *, seed=0):
 
 
 @dataclass(frozen=True, eq=False)
-class CollectiveResult:
+class SimulatedCollective:
     """Time of a collective operation's network phases.
 
     Attributes
@@ -659,7 +660,7 @@ class CollectiveResult:
         return self.collective.message_bytes / self.time_s
 
 
-def collective_time(network, collective, routing="ecmp", *, seed=0, time_tolerance=1e-9):
+def simulate_collective(network, collective, routing="ecmp", *, seed=0, time_tolerance=1e-9):
     """Time of a collective's network phases, each step simulated to completion.
 
     Every step of a phase moves the same pattern, so one step is simulated and
@@ -670,8 +671,8 @@ def collective_time(network, collective, routing="ecmp", *, seed=0, time_toleran
     ----------
     network : Network
     collective : Collective
-        From :func:`~interconnect_lab.fabric.traffic.ring_all_reduce` or
-        :func:`~interconnect_lab.fabric.traffic.hierarchical_all_reduce`.
+        From :func:`~interconnect_lab.fabric.traffic.ring_all_reduce_traffic` or
+        :func:`~interconnect_lab.fabric.traffic.hierarchical_all_reduce_traffic`.
     routing : str
         A name in :data:`~interconnect_lab.fabric.routing.ROUTINGS`.
     seed : int
@@ -681,7 +682,7 @@ def collective_time(network, collective, routing="ecmp", *, seed=0, time_toleran
 
     Returns
     -------
-    CollectiveResult
+    SimulatedCollective
         When every flow stays inside a server (``gpus_per_node`` covers all the
         ranks), nothing crosses the network: ``time_s`` is 0, ``phase_results``
         is empty and ``algorithm_bandwidth_bytes_per_s`` is None.
@@ -691,12 +692,12 @@ def collective_time(network, collective, routing="ecmp", *, seed=0, time_toleran
     A ring over 4 hosts of two servers at 100 B/s: 6 steps of 100 B per flow.
     Over 4 GPUs of one server, the ring never leaves it:
 
-    >>> from interconnect_lab.fabric import Network, ring_all_reduce
+    >>> from interconnect_lab.fabric import Network, ring_all_reduce_traffic
     >>> from interconnect_lab.topology import fat_tree
     >>> net = Network(fat_tree(8, radix=4, tiers=2), nic_capacity_bytes_per_s=100.0)
-    >>> collective_time(net, ring_all_reduce(range(4), 400.0, gpus_per_node=2), "spray").time_s
+    >>> simulate_collective(net, ring_all_reduce_traffic(range(4), 400.0, gpus_per_node=2), "spray").time_s
     6.0
-    >>> inside = collective_time(net, ring_all_reduce(range(4), 400.0, gpus_per_node=4))
+    >>> inside = simulate_collective(net, ring_all_reduce_traffic(range(4), 400.0, gpus_per_node=4))
     >>> inside.time_s, inside.algorithm_bandwidth_bytes_per_s
     (0.0, None)
     """
@@ -717,7 +718,7 @@ def collective_time(network, collective, routing="ecmp", *, seed=0, time_toleran
         result = simulate(network, phase.traffic, routing, seed=seed, time_tolerance=time_tolerance)
         results.append(result)
         total += phase.repeats * result.completion_time_s
-    return CollectiveResult(collective=collective, phase_results=tuple(results), time_s=total)
+    return SimulatedCollective(collective=collective, phase_results=tuple(results), time_s=total)
 
 
 
@@ -757,3 +758,8 @@ def compare_routings(network, traffic, routings=("ecmp", "spray", "adaptive"), *
         check_choice("routing", routing, ROUTINGS)
     return {routing: simulate(network, traffic, routing, seed=seed, time_tolerance=time_tolerance)
             for routing in routings}
+
+
+def __getattr__(name):
+    # Names renamed in this release still answer, with a DeprecationWarning (see _deprecation.RENAMED_NAMES).
+    return renamed_attribute(__name__, name)

@@ -50,7 +50,7 @@ import numpy as np
 from .._lazy import lazy_module
 from .._validation import check_choice, check_integer, check_number
 from .network import Network
-from .simulation import collective_time
+from .simulation import simulate_collective
 from .traffic import Collective
 
 stats = lazy_module("scipy.stats")  # imported on first use: import interconnect_lab stays fast
@@ -537,10 +537,10 @@ def degraded_link_effect(network, collective, links, fraction, *, routing="ecmp"
 
     Examples
     --------
-    >>> from interconnect_lab.fabric import Network, ring_all_reduce
+    >>> from interconnect_lab.fabric import Network, ring_all_reduce_traffic
     >>> from interconnect_lab.topology import fat_tree
     >>> net = Network(fat_tree(64, radix=16, tiers=2), nic_capacity_bytes_per_s=50e9)
-    >>> ring = ring_all_reduce(range(64), 1e9)
+    >>> ring = ring_all_reduce_traffic(range(64), 1e9)
     >>> round(degraded_link_effect(net, ring, net.nic_link(5), 0.5).slowdown, 3)
     2.0
     """
@@ -550,6 +550,6 @@ def degraded_link_effect(network, collective, links, fraction, *, routing="ecmp"
         raise TypeError(f"collective must be a fabric Collective, got {type(collective).__name__}")
     links = np.atleast_1d(network.check_links("links", links))
     fraction = check_number("fraction", fraction, minimum=0, maximum=1, min_inclusive=False, scalar=True)
-    healthy = collective_time(network, collective, routing, seed=seed).time_s
-    degraded = collective_time(network.with_degraded_links(links, fraction), collective, routing, seed=seed).time_s
+    healthy = simulate_collective(network, collective, routing, seed=seed).time_s
+    degraded = simulate_collective(network.with_degraded_links(links, fraction), collective, routing, seed=seed).time_s
     return DegradedLink(healthy_s=healthy, degraded_s=degraded, links=links, fraction=fraction)

@@ -26,13 +26,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._deprecation import renamed_attribute
 from .._validation import check_choice, check_integer, check_number
 from .network import MAX_LINKS
 
 __all__ = [
     "Traffic", "Phase", "Collective", "PLACEMENTS", "FLOW_BYTES_RANGE", "MAX_HOSTS", "MAX_FLOWS",
     "permutation", "all_to_all", "incast", "background", "combine",
-    "ring_all_reduce", "hierarchical_all_reduce", "rank_placement",
+    "ring_all_reduce_traffic", "hierarchical_all_reduce_traffic", "rank_placement",
 ]
 
 
@@ -472,7 +473,7 @@ def rank_placement(hosts, *, gpus_per_node=1, placement="rail-aligned", seed=Non
     return grid.reshape(-1)
 
 
-def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
+def ring_all_reduce_traffic(ranks, message_bytes, *, gpus_per_node=1):
     """The network steps of a ring all-reduce over hosts ``ranks`` (in ring order).
 
     :math:`2(n-1)` steps (reduce-scatter, then all-gather); in each, rank
@@ -495,7 +496,7 @@ def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
 
     Examples
     --------
-    >>> ring = ring_all_reduce([0, 1, 2, 3], 4e6)
+    >>> ring = ring_all_reduce_traffic([0, 1, 2, 3], 4e6)
     >>> ring.phases[0].repeats, float(ring.phases[0].traffic.size_bytes[0])
     (6, 1000000.0)
     """
@@ -511,7 +512,7 @@ def ring_all_reduce(ranks, message_bytes, *, gpus_per_node=1):
                       message_bytes=message_bytes, intra_node_flows=int((~crosses).sum()))
 
 
-def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
+def hierarchical_all_reduce_traffic(ranks, message_bytes, *, gpus_per_node):
     """The network phase of a hierarchical (two-level) all-reduce.
 
     Inside each server the ``g`` GPUs reduce-scatter over NVLink, so each holds
@@ -538,7 +539,7 @@ def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
 
     Examples
     --------
-    >>> c = hierarchical_all_reduce(range(8), 8e6, gpus_per_node=2)
+    >>> c = hierarchical_all_reduce_traffic(range(8), 8e6, gpus_per_node=2)
     >>> c.phases[0].repeats, c.phases[0].traffic.flow_count, float(c.phases[0].traffic.size_bytes[0])
     (6, 8, 1000000.0)
     """
@@ -555,3 +556,8 @@ def hierarchical_all_reduce(ranks, message_bytes, *, gpus_per_node):
                    name="hierarchical all-reduce, inter-server ring step")
     return Collective(name="hierarchical all-reduce", phases=(Phase(step, 2 * (m - 1), "inter-server ring step"),),
                       ranks=ranks, message_bytes=message_bytes)
+
+
+def __getattr__(name):
+    # Names renamed in this release still answer, with a DeprecationWarning (see _deprecation.RENAMED_NAMES).
+    return renamed_attribute(__name__, name)

@@ -5,34 +5,34 @@ function takes a model result, draws on an optional ``ax`` and returns the
 axes; none changes matplotlib's global settings.
 """
 
+from .catalog import bandwidth_ladder_plot, ladder_entry, link_generations_plot
 from .collectives import (
     bus_bandwidth_plot, bus_bandwidth_scaling_plot, collective_steps_plot, collective_time_plot,
     crossover_plot,
 )
 from .cost import cost_breakdown_plot, network_share_plot
+from .energy import energy_per_bit_plot, power_breakdown_plot
 from .fabric import (
-    flow_completion_plot, incast_collapse_plot, line_rate_plot, link_utilization_plot,
-    slow_rank_plot, straggler_scaling_plot, victim_slowdown_plot,
+    flow_completion_plot, flow_splitting_plot, incast_collapse_plot, line_rate_plot, link_utilization_plot,
+    max_load_plot, slow_rank_plot, spray_arrivals_plot, straggler_scaling_plot, victim_slowdown_plot,
 )
-from .links import link_generations_plot
+from .matmul import gemm_shape_plot
 from .memory import (
     decode_plot, kv_cache_plot, memory_wall_plot, offload_memory_plot, offload_paths_plot,
     offload_share_plot,
 )
-from .multipath import flow_splitting_plot, max_load_plot, spray_arrivals_plot
-from .nvlink import bandwidth_ladder_plot, ladder_entry, nvlink_domain_plot, tensor_parallel_plot
-from .power import energy_per_bit_plot, power_breakdown_plot, yield_plot
 from .rdma import data_path_plot, gpu_transfer_plot, host_memory_plot, host_transfer_plot
 from .reliability import checkpoint_plot, interruption_causes_plot, interval_tradeoff_plot
+from .silicon import yield_plot
 from .style import COLORS, PALETTE, new_figure, styled
 from .tables import Table
-from .topology import fat_tree_plot, latency_breakdown_plot, max_hosts_plot, switch_count_plot
+from .topology import fat_tree_plot, latency_breakdown_plot, max_hosts_plot, nvlink_domain_plot, switch_count_plot
 from .training import (
-    ablation_replay_plot, compression_tradeoff_plot, memory_breakdown_plot, mfu_scaling_plot,
-    network_scan_plot, pipeline_schedule_plot, published_comparison_plot, training_breakdown_plot,
+    ablation_replay_plot, attention_share_plot, compression_tradeoff_plot, fidelity_plot, memory_breakdown_plot,
+    mfu_scaling_plot, network_scan_plot, pipeline_schedule_plot, published_comparison_plot, tensor_parallel_plot,
+    training_breakdown_plot,
 )
 from .utilization import ablation_plot, step_breakdown_plot, step_time_plot
-from .fidelity import attention_share_plot, fidelity_plot, gemm_shape_plot
 
 __all__ = [
     "PALETTE", "COLORS", "new_figure", "styled", "Table",

@@ -30,7 +30,7 @@ def _size_axis(ax):
 def _check_results(results):
     results = dict(results)
     if not results:
-        raise ValueError("results must map at least one label to a CollectiveResult")
+        raise ValueError("results must map at least one label to a CollectivePerformance")
     for label, result in results.items():
         if np.ndim(result.size_bytes) != 1:
             raise ValueError(f"result {label!r} must be computed for an array of sizes "
@@ -45,7 +45,7 @@ def bus_bandwidth_plot(results, *, ax=None, link_bandwidth_bytes_per_s=None, eff
 
     Parameters
     ----------
-    results : mapping of str to CollectiveResult
+    results : mapping of str to CollectivePerformance
         Label → a result of :func:`interconnect_lab.collectives.collective_performance`
         computed for an array of sizes.
     ax : matplotlib.axes.Axes, optional
@@ -110,7 +110,7 @@ def collective_time_plot(results, *, ax=None, crossover_bytes=None, crossover_la
 
     Parameters
     ----------
-    results : mapping of str to CollectiveResult
+    results : mapping of str to CollectivePerformance
         Label → a result computed for an array of sizes.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
@@ -173,7 +173,7 @@ def collective_steps_plot(run, *, columns=4, panel_in=1.9, title=None):
     Parameters
     ----------
     run : ReferenceRun
-        A result of :mod:`interconnect_lab.collectives_reference`, e.g.
+        A result of :mod:`interconnect_lab.collectives.reference`, e.g.
         ``ring_all_reduce``.
     columns : int
         Panels per row.

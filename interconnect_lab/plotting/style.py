@@ -15,7 +15,10 @@ import matplotlib as mpl
 from matplotlib.figure import Figure
 from matplotlib.transforms import ScaledTranslation
 
-__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in", "axes_size_in"]
+from ..units import ms, ns, us
+
+__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in", "axes_size_in",
+           "time_unit"]
 
 #: Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies.
 PALETTE = {
@@ -136,3 +139,17 @@ def axes_size_in(ax):
     """Width and height of ``ax`` [inch] before the layout runs (a little less than after)."""
     box = ax.get_position()
     return box.width * ax.figure.get_figwidth(), box.height * ax.figure.get_figheight()
+
+
+def time_unit(seconds):
+    """A time unit ``(name, size in seconds)`` that keeps ``seconds``, the largest value, readable.
+
+    Examples
+    --------
+    >>> time_unit(0.0042)
+    ('ms', 0.001)
+    """
+    for name, size in (("s", 1.0), ("ms", ms), ("µs", us), ("ns", ns)):
+        if seconds >= size:
+            return name, size
+    return "ns", ns

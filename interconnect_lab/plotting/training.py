@@ -1,5 +1,6 @@
-"""Figures for training at scale (chapter 8): step time, memory, pipeline schedules, model against
-published runs, MFU against the network, gradient compression."""
+"""Figures for :mod:`interconnect_lab.training` (chapters 2 and 8): step time, memory, pipeline
+schedules, model against published runs, MFU against the network, gradient compression, tensor
+parallelism degree by degree, attention kernels by sequence length and the fidelity table."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ import numpy as np
 from matplotlib import patheffects
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from .. import units as u
 from .style import COLORS, PALETTE, axes_size_in, new_figure, styled, text_width_in
 
 __all__ = ["training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
            "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
            "compression_tradeoff_plot", "SCHEDULE_TIME_LIMITS", "schedule_time_limit", "schedule_bars",
-           "schedule_title", "CHUNK_HATCHES"]
+           "schedule_title", "CHUNK_HATCHES", "tensor_parallel_plot", "attention_share_plot", "fidelity_plot"]
 
 #: Colour and legend label of each part of a training step, in stacking order.
 _STEP_PARTS = (
@@ -533,3 +536,196 @@ def _place_labels_clear_of_lines(ax, labels):
             offset, ha, va = _LABEL_PLACES[0]
             label.set(position=offset, horizontalalignment=ha, verticalalignment=va)
         taken.append(label.get_window_extent())
+
+
+# Tensor parallelism, degree by degree -------------------------------------------------------
+
+def _degree_axis(ax, degrees):
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(degrees))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlim(degrees[0] / 1.4, degrees[-1] * 1.4)
+    ax.set_xlabel("tensor-parallel degree t [GPUs]")
+
+
+def _shade_network(ax, degrees, crosses):
+    crossing = [d for d, c in zip(degrees, crosses) if c]
+    if crossing:
+        ax.axvspan(crossing[0] / 1.19, 1e6, color=PALETTE["grey"], alpha=0.12, linewidth=0)
+
+
+@styled
+def tensor_parallel_plot(scan, *, axes=None, selected=None, title=None, degrees_shown=None, time_limits_ms=None):
+    """Per-layer compute and tensor-parallel communication, and their share of the step, against t.
+
+    Parameters
+    ----------
+    scan : TensorParallelLayer
+        From :func:`interconnect_lab.training.tensor_parallel_scan` (arrays).
+    axes : pair of matplotlib.axes.Axes, optional
+        Left: per-layer times; right: share of the step. A new figure if omitted.
+    selected : int, optional
+        A degree to mark on both axes.
+    title : str, optional
+        Title of the left axes.
+    degrees_shown : sequence of int, optional
+        Degrees on the horizontal axis; the scan's by default. Fixing them (and
+        ``time_limits_ms``) keeps the axes still while the data change.
+    time_limits_ms : (float, float), optional
+        Limits of the per-layer time axis [ms]; automatic by default.
+
+    Returns
+    -------
+    (matplotlib.axes.Axes, matplotlib.axes.Axes)
+
+    Notes
+    -----
+    Degrees whose groups cross the network (larger than the NVLink domain, or
+    straddling it) are shaded grey.
+    """
+    degrees = np.atleast_1d(scan.tensor_parallel).astype(int)
+    if degrees.size < 2:
+        raise ValueError("tensor_parallel_plot needs a scan of at least two degrees (tensor_parallel_scan)")
+    if axes is None:
+        _, axes = new_figure(8.0, 3.4, ncols=2)
+    left, right = axes
+    crosses = np.atleast_1d(scan.crosses_network)
+    compute = np.atleast_1d(scan.compute_s) / u.ms
+    communication = np.atleast_1d(scan.communication_s) / u.ms
+    share = 100 * np.atleast_1d(scan.step_share)
+    shown = degrees > 1
+    _shade_network(left, degrees, crosses)
+    _shade_network(right, degrees, crosses)
+    left.plot(degrees, compute, marker="o", color=COLORS["compute"], label="compute")
+    left.plot(degrees[shown], communication[shown], marker="o", color=COLORS["communication"],
+              label="tensor-parallel all-reduces")
+    left.set_yscale("log")
+    left.yaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    left.set_ylabel("time per layer and microbatch [ms]")
+    right.plot(degrees, share, marker="o", color=COLORS["communication"])
+    right.set_ylabel("tensor-parallel share of the step [%]")
+    right.set_ylim(0, 100)
+    for ax in axes:
+        _degree_axis(ax, degrees if degrees_shown is None else np.asarray(degrees_shown, dtype=int))
+    if time_limits_ms is not None:
+        left.set_ylim(*time_limits_ms)
+    if crosses.any():
+        right.text(right.get_xlim()[1] / 1.08, 96, "groups cross\nthe network", ha="right", va="top", fontsize=8,
+                   color=PALETTE["grey"])
+    if selected is not None:
+        # Three rings (compute, communication, share), always in this order; NaN hides one.
+        i = np.flatnonzero(degrees == selected)
+        pick = (lambda values: values[i[0]]) if i.size else (lambda values: np.nan)
+        ring = {"marker": "o", "markersize": 11, "markerfacecolor": "none", "markeredgecolor": PALETTE["black"],
+                "linestyle": "none"}
+        left.plot([selected], [pick(compute)], **ring)
+        left.plot([selected], [pick(communication) if selected > 1 else np.nan], **ring)
+        right.plot([selected], [pick(share)], **ring)
+    left.legend(loc="upper right", fontsize=8)
+    if title:
+        left.set_title(title, loc="left", fontsize=10)
+    return left, right
+
+
+# The model against published runs -------------------------------------------------------------
+
+_ORGANISATION_COLORS = (PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["orange"],
+                        PALETTE["purple"], PALETTE["sky"])
+_GPU_MARKERS = ("o", "s", "^", "D")
+
+
+@styled
+def attention_share_plot(gpu="H100 SXM", kernels=("FlashAttention-2", "cuDNN", "FlashAttention-3"), *,
+                         head_dim=128, ax=None):
+    """Share of a GPU's peak each attention kernel reaches against the sequence length, per pass.
+
+    Parameters
+    ----------
+    gpu : str
+        A catalog GPU.
+    kernels : sequence of str
+        Names in ``training.ATTENTION_KERNELS``; one colour each, the forward pass solid and the
+        backward pass dashed. Kernels without a share on ``gpu`` are left out.
+    head_dim : int
+        Dimension of one attention head.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from .. import training
+
+    if ax is None:
+        _, ax = new_figure(8.5, 3.4)
+    lengths = np.geomspace(256, 131072, 120)
+    measured = np.array(training.ATTENTION_BENCHMARK_LENGTHS, dtype=float)
+    for color, kernel in zip(_ORGANISATION_COLORS, kernels):
+        share = training.attention_share(kernel, gpu, lengths, head_dim)
+        if share is None:
+            continue
+        at_points = training.attention_share(kernel, gpu, measured, head_dim)
+        forward, backward = (np.broadcast_to(part, lengths.shape) for part in share)
+        ax.plot(lengths, 100 * forward, color=color, label=f"{kernel}, forward")
+        ax.plot(lengths, 100 * backward, color=color, linestyle="--", label=f"{kernel}, backward")
+        if np.ndim(at_points.forward):
+            ax.scatter(measured, 100 * at_points.forward, color=color, edgecolor="black", zorder=3, s=18)
+            ax.scatter(measured, 100 * at_points.backward, color=color, edgecolor="black", zorder=3, s=18,
+                       marker="s")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("sequence length: keys per kernel call [tokens]")
+    ax.set_ylabel(f"share of the {gpu}'s BF16 peak [%]")
+    ax.set_ylim(0, 100)
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+    return ax
+
+
+@styled
+def fidelity_plot(rows, *, ax=None, tolerance=0.10):
+    """Predicted against published, one point per run, coloured by organisation, shaped by GPU.
+
+    Parameters
+    ----------
+    rows : sequence of interconnect_lab.training.FidelityRow
+        From :func:`interconnect_lab.training.fidelity_table`; MFU, TFLOP/s and tokens/s rows
+        are all drawn as predicted over published.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    tolerance : float
+        Band drawn around parity [-].
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    rows = list(rows)
+    if not rows:
+        raise ValueError("pass at least one FidelityRow")
+    if ax is None:
+        _, ax = new_figure(7.0, 3.8)
+    organisations = sorted({row.run.organisation for row in rows})
+    gpus = sorted({row.run.gpu for row in rows})
+    if len(organisations) > len(_ORGANISATION_COLORS) or len(gpus) > len(_GPU_MARKERS):
+        raise ValueError(f"at most {len(_ORGANISATION_COLORS)} organisations and {len(_GPU_MARKERS)} GPUs "
+                         "fit the legend")
+    order = np.argsort([row.error for row in rows])
+    x = np.arange(len(rows))
+    ax.axhspan(-100 * tolerance, 100 * tolerance, color=PALETTE["black"], alpha=0.08, linewidth=0,
+               label=f"±{tolerance:.0%}")
+    ax.axhline(0, color=PALETTE["black"], linewidth=0.8)
+    for position, index in zip(x, order):
+        row = rows[index]
+        ax.scatter(position, 100 * row.error,
+                   color=_ORGANISATION_COLORS[organisations.index(row.run.organisation)],
+                   marker=_GPU_MARKERS[gpus.index(row.run.gpu)], edgecolor="black", zorder=3)
+    for organisation, color in zip(organisations, _ORGANISATION_COLORS):
+        ax.scatter([], [], color=color, edgecolor="black", label=organisation)
+    for gpu, marker in zip(gpus, _GPU_MARKERS):
+        ax.scatter([], [], color="white", edgecolor="black", marker=marker, label=gpu)
+    ax.set_xticks([])
+    ax.set_xlabel("published runs, sorted by the model's error")
+    ax.set_ylabel("model against published [%]")
+    ax.legend(loc="upper left", fontsize=8, ncols=2)
+    return ax

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .. import catalog
+from .._lookup import resolve
 from .._validation import check_choice, check_integer, check_number
 
 __all__ = ["FatTree", "fat_tree", "max_hosts", "PATHS", "PathLatency", "path_latency", "MAX_RADIX"]
@@ -497,7 +498,7 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
         raise TypeError("give exactly one of radix (a port count) and switch (a catalog switch)")
     switch_name = switch_latency = None
     if switch is not None:
-        entry = switch if isinstance(switch, catalog.Switch) else catalog.switch(switch)
+        entry = resolve("switch", switch, catalog.Switch, catalog.SWITCHES)
         radix = entry.ports
         switch_name, switch_latency = entry.name, entry.latency_s
         if port_bytes_per_s is None:

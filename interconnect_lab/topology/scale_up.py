@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .. import catalog
+from .._lookup import resolve
 from .._validation import check_choice, check_integer
 from ..sources import GLENN_NVLINK, NVIDIA_SUPERPOD_GB200_NETWORK, Source
 
@@ -144,7 +145,7 @@ def scale_up_domain(gpus, links_per_gpu_per_chip, link, *, name="", sources=()):
                    for i, n in enumerate(links_per_gpu_per_chip))
     if not counts:
         raise ValueError("links_per_gpu_per_chip is empty: a domain needs at least one switch chip")
-    entry = link if isinstance(link, catalog.Link) else catalog.link(link)
+    entry = resolve("link", link, catalog.Link, catalog.LINKS)
     if entry.links_per_gpu is not None and sum(counts) > entry.links_per_gpu:
         raise ValueError(
             f"links_per_gpu_per_chip = {counts} gives {sum(counts)} links per GPU, but a "

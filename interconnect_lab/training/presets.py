@@ -6,7 +6,9 @@ import dataclasses
 from types import MappingProxyType
 
 from .. import catalog
-from .._validation import check_choice, check_integer
+from .._deprecation import renamed_parameters
+from .._lookup import resolve
+from .._validation import check_integer
 from ..sources import LLAMA3, MEGASCALE, SC21, TORCHTITAN_H100_BENCHMARK, Source
 
 PYTORCH_FSDP = Source(
@@ -121,17 +123,9 @@ def _models():
 MODELS = _models()
 
 
-def _named(kind, table, name):
-    """``table[name]``; a non-string or an unknown name is an error listing the valid names."""
-    if not isinstance(name, str):
-        raise TypeError(f"{kind} name must be a string, one of {', '.join(map(repr, table))}; got {name!r}")
-    check_choice(kind, name, table)
-    return table[name]
-
-
 def transformer_model(name: str) -> TransformerModel:
     """The published model called ``name`` (see :data:`MODELS`); an unknown name lists the valid ones."""
-    return _named("model", MODELS, name)
+    return resolve("model", name, TransformerModel, MODELS)
 
 
 def _clusters():
@@ -153,8 +147,7 @@ CLUSTERS = _clusters()
 
 def cluster(name: str) -> Cluster:
     """The published cluster called ``name`` (see :data:`CLUSTERS`)."""
-    return _named("cluster", CLUSTERS, name)
-
+    return resolve("cluster", name, Cluster, CLUSTERS)
 
 #: MegaScale's "efficient operators" (§3.4) as changes to a stack: FlashAttention-2, and
 #: LayerNorm and GeLU fused into neighbouring kernels.
@@ -279,8 +272,7 @@ SOFTWARE = _software()
 
 def software(name: str) -> Software:
     """The training stack called ``name`` (see :data:`SOFTWARE`)."""
-    return _named("software", SOFTWARE, name)
-
+    return resolve("software", name, Software, SOFTWARE)
 
 #: The one set of defaults every published case is computed with.
 DEFAULT_EFFICIENCIES = Efficiencies()
@@ -289,15 +281,6 @@ DEFAULT_EFFICIENCIES = Efficiencies()
 #: the largest for which every run of Table 2 satisfies the interleaved schedule's
 #: rule that the microbatch count be a multiple of the pipeline depth.
 MEGASCALE_MICROBATCH_SIZE = 2
-
-
-def _resolve(kind, value, table, lookup, cls):
-    if isinstance(value, str):
-        return lookup(value)
-    if not isinstance(value, cls):
-        raise TypeError(f"{kind} must be a {cls.__name__} or a name from {', '.join(map(repr, table))}; "
-                        f"got {value!r}")
-    return value
 
 
 # ============================================================================
@@ -368,7 +351,8 @@ def system_cluster(system, *, gpus_per_node=None, scale_out_link=None, name=None
                    scale_out_link=scale_out_link, nics_per_node=int(nics), sources=entry.sources)
 
 
-def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> tuple[Cluster, ...]:
+@renamed_parameters(cluster_="cluster")
+def scale_out_variants(cluster, *, family="Ethernet", ports_per_node=None) -> tuple[Cluster, ...]:
     """The same cluster with each per-GPU network bandwidth the catalog can build, slowest first.
 
     A what-if for the scale-out network alone: GPUs, nodes and NVLink stay as
@@ -379,7 +363,7 @@ def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> t
 
     Parameters
     ----------
-    cluster_ : Cluster or str
+    cluster : Cluster or str
         The cluster, or a name from :data:`CLUSTERS`.
     family : str
         Catalog link family of the ports: ``"Ethernet"`` or ``"InfiniBand"``.
@@ -397,18 +381,18 @@ def scale_out_variants(cluster_, *, family="Ethernet", ports_per_node=None) -> t
     >>> [c.scale_out_bytes_per_s / u.Gbit_per_s for c in scale_out_variants("MegaScale")]
     [12.5, 25.0, 50.0, 100.0, 200.0, 400.0, 800.0]
     """
-    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
     links = [link for link in catalog.LINKS.values() if link.family == family and link.links_per_gpu is None]
     if not links:
         families = sorted({link.family for link in catalog.LINKS.values() if link.links_per_gpu is None})
         raise ValueError(f"no catalog network link of family {family!r}; choose one of {', '.join(families)}")
-    node = cluster_.gpus_per_node
+    node = cluster.gpus_per_node
     counts = ([1 << k for k in range(node.bit_length()) if 1 << k <= node] if ports_per_node is None
               else [check_integer("ports_per_node", n, minimum=1) for n in ports_per_node])
     variants = {}
     for link in sorted(links, key=lambda entry: entry.per_direction_bytes_per_s):
         for ports in sorted(counts, reverse=True):
-            variant = dataclasses.replace(cluster_, name=f"{cluster_.name}, {ports} x {link.name} per node",
+            variant = dataclasses.replace(cluster, name=f"{cluster.name}, {ports} x {link.name} per node",
                                           scale_out_link=link.name, nics_per_node=ports)
             variants.setdefault(variant.scale_out_bytes_per_s, variant)
     return tuple(variants[rate] for rate in sorted(variants))

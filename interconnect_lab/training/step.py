@@ -9,7 +9,9 @@ import numpy as np
 
 from .. import catalog, collectives, matmul
 from .. import units as u
-from .._validation import check_number
+from .._deprecation import renamed_parameters
+from .._lookup import resolve
+from .._validation import as_output, check_number
 from ..sources import Source
 from ..utilization import hardware_flops_utilization, model_flops_utilization
 from .models import (
@@ -21,8 +23,7 @@ from .hardware import (
     GRADIENT_CLIP_BYTES, GRADIENT_NORM_BYTES, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share,
 )
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
-    transformer_model,
+    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, transformer_model,
 )
 from .config import ParallelConfig
 
@@ -77,7 +78,7 @@ def _distinct_groups(ranks, ranks_per_node, network_slowdown):
     return unique, inverse.reshape(ranks.shape)
 
 
-def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_, network_slowdown=1.0):
+def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster, network_slowdown=1.0):
     """Time of one collective of each group in an array of groups [s], vectorised.
 
     ``size_bytes`` is the message as nccl-tests counts it (the whole array for
@@ -90,8 +91,8 @@ def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster_, network_slo
     size_bytes, ranks, ranks_per_node, network_slowdown = np.broadcast_arrays(
         np.asarray(size_bytes, float), np.asarray(ranks, int), np.asarray(ranks_per_node, int),
         np.asarray(network_slowdown, float))
-    up, out = cluster_.scale_up_bytes_per_s, cluster_.scale_out_bytes_per_s
-    nvls = collectives.nvls_efficiency(cluster_.scale_up_link) if kind == "all_reduce" else None
+    up, out = cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s
+    nvls = collectives.nvls_efficiency(cluster.scale_up_link) if kind == "all_reduce" else None
     fixed = np.zeros(size_bytes.shape)
     per_byte = np.zeros(size_bytes.shape)
     nvls_fixed = np.full(size_bytes.shape, np.inf)
@@ -127,7 +128,7 @@ NCCL_SM_SOURCE = Source(
          "compute kernels")
 
 
-def _collective_sms(kind, ranks, ranks_per_node, cluster_, bus_bytes_per_s_per_sm, network_slowdown=1.0):
+def _collective_sms(kind, ranks, ranks_per_node, cluster, bus_bytes_per_s_per_sm, network_slowdown=1.0):
     """SMs one collective of each group holds while it runs, vectorised (0 for groups of one)."""
     ranks, ranks_per_node, network_slowdown = np.broadcast_arrays(
         np.asarray(ranks, int), np.asarray(ranks_per_node, int), np.asarray(network_slowdown, float))
@@ -135,8 +136,8 @@ def _collective_sms(kind, ranks, ranks_per_node, cluster_, bus_bytes_per_s_per_s
     sms = np.zeros(ranks.shape)
     for index, (n, g, slowdown) in enumerate(unique):
         if n > 1:
-            _, per_byte = _alpha_beta(kind, int(n), int(g), cluster_.scale_up_bytes_per_s,
-                                      cluster_.scale_out_bytes_per_s / slowdown)
+            _, per_byte = _alpha_beta(kind, int(n), int(g), cluster.scale_up_bytes_per_s,
+                                      cluster.scale_out_bytes_per_s / slowdown)
             bus = _received_bytes(kind, 1.0, n) / per_byte
             sms[inverse == index] = np.clip(np.ceil(bus / bus_bytes_per_s_per_sm), NCCL_MIN_SMS, NCCL_MAX_SMS)
     return sms
@@ -154,9 +155,6 @@ def _nvls_alpha_beta(ranks, scale_up_bytes_per_s, efficiency):
 # ============================================================================
 # The vectorised core
 # ============================================================================
-
-def _as_output(value):
-    return float(value) if np.ndim(value) == 0 else value
 
 
 def _layers_per_stage(model, p, v=1, uneven_pipeline=False):
@@ -267,7 +265,7 @@ class MemoryBreakdown:
     @property
     def total_bytes(self):
         """All four parts [B]."""
-        return _as_output(np.add(np.add(self.weights_bytes, self.gradients_bytes),
+        return as_output(np.add(np.add(self.weights_bytes, self.gradients_bytes),
                                  np.add(self.optimizer_bytes, self.activations_bytes)))
 
     @property
@@ -279,7 +277,7 @@ class MemoryBreakdown:
     @property
     def shortfall_bytes(self):
         """How much more memory the run needs than one GPU has (0 if it fits) [B]."""
-        return _as_output(np.maximum(np.subtract(self.total_bytes, self.capacity_bytes), 0.0))
+        return as_output(np.maximum(np.subtract(self.total_bytes, self.capacity_bytes), 0.0))
 
     def verdict(self) -> str:
         """One sentence: fits with what headroom, or does not fit and by how much."""
@@ -293,7 +291,7 @@ class MemoryBreakdown:
                 f"{u.format_bytes(total - capacity)} more than the {u.format_bytes(capacity)} of HBM")
 
 
-def _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
+def _memory(model, cluster, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
             uneven_pipeline=False):
     """``shard``: the data-parallel GPUs ZeRO partitions over (all d, or a hybrid shard group)."""
     params = _stage_parameters(model, t, p, v, uneven_pipeline)
@@ -307,9 +305,9 @@ def _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p
     tokens = b * model.sequence_length / c
     logits = np.where(p > 1, 0.0, 4 * tokens * model.vocabulary_size / t)   # FP32 logits on the last stage
     activations = activations + logits
-    return MemoryBreakdown(weights_bytes=_as_output(weights), gradients_bytes=_as_output(gradients),
-                           optimizer_bytes=_as_output(optimizer), activations_bytes=_as_output(activations),
-                           capacity_bytes=cluster_.gpu_spec.hbm_bytes)
+    return MemoryBreakdown(weights_bytes=as_output(weights), gradients_bytes=as_output(gradients),
+                           optimizer_bytes=as_output(optimizer), activations_bytes=as_output(activations),
+                           capacity_bytes=cluster.gpu_spec.hbm_bytes)
 
 
 @dataclass(frozen=True)
@@ -377,17 +375,17 @@ class TrainingStep:
     @property
     def tokens_per_s(self):
         """Training throughput [token/s]."""
-        return _as_output(np.divide(self.tokens, self.step_s))
+        return as_output(np.divide(self.tokens, self.step_s))
 
     @property
     def model_flop_per_s_per_gpu(self):
         """Model FLOP/s per GPU (no recomputation) [FLOP/s]."""
-        return _as_output(np.divide(self.model_flops, np.multiply(self.step_s, self.gpus)))
+        return as_output(np.divide(self.model_flops, np.multiply(self.step_s, self.gpus)))
 
     @property
     def hardware_flop_per_s_per_gpu(self):
         """Executed FLOP/s per GPU, recomputation included: SC21's "TFLOP/s per GPU" [FLOP/s]."""
-        return _as_output(np.divide(self.hardware_flops, np.multiply(self.step_s, self.gpus)))
+        return as_output(np.divide(self.hardware_flops, np.multiply(self.step_s, self.gpus)))
 
     @property
     def mfu(self):
@@ -402,7 +400,7 @@ class TrainingStep:
     @property
     def bubble_fraction(self):
         """Pipeline bubble as a share of the iteration [-]."""
-        return _as_output(np.divide(self.bubble_s, self.step_s))
+        return as_output(np.divide(self.bubble_s, self.step_s))
 
     def breakdown(self) -> dict:
         """The parts of the step [s], by name, in stacking order."""
@@ -416,8 +414,8 @@ class TrainingStep:
         """
         tokens = check_number("tokens", tokens, unit="token", minimum=0)
         if parameters is None:
-            return _as_output(tokens / np.asarray(self.tokens_per_s) / u.day)
-        return _as_output(training_time_s(parameters, tokens, self.gpus, self.hardware_flop_per_s_per_gpu) / u.day)
+            return as_output(tokens / np.asarray(self.tokens_per_s) / u.day)
+        return as_output(training_time_s(parameters, tokens, self.gpus, self.hardware_flop_per_s_per_gpu) / u.day)
 
 
 #: The GPU whose sustained (power-limited) matmul rate anchors the others: the H200, the H100's
@@ -632,11 +630,11 @@ def _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream,
     return forward / hbm_rate, backward / hbm_rate
 
 
-def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp, gpus):
+def _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t, c, b, sp, gpus):
     """Compute and tensor/context-parallel collectives of one layer and microbatch (see the module docstring)."""
     h, f, kv, a = model.hidden_size, model.ffn_hidden_size, model.kv_size, model.heads
     s, w = model.sequence_length, model.attended_tokens
-    node = cluster_.gpus_per_node
+    node = cluster.gpus_per_node
     tokens = b * s / c
     replicated = np.where(sp, t, 1.0)
     projections, _, logit_flops = _forward_flops_per_token(model, w)
@@ -662,16 +660,16 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     if software.flash_attention:
         # Each kernel call runs a row of queries over at most the attended keys, and with context
         # parallelism over one rank's block of them (ring attention's steps).
-        share = attention_share(software.attention_kernel, cluster_.gpu, np.minimum(w, s / c), model.head_dim)
+        share = attention_share(software.attention_kernel, cluster.gpu, np.minimum(w, s / c), model.head_dim)
         if share is not None:
-            attention_rate = np.minimum(gemm_rate, share.forward * cluster_.peak_flop_per_s)
-            backward_attention_rate = np.minimum(gemm_rate, share.backward * cluster_.peak_flop_per_s)
+            attention_rate = np.minimum(gemm_rate, share.forward * cluster.peak_flop_per_s)
+            backward_attention_rate = np.minimum(gemm_rate, share.backward * cluster.peak_flop_per_s)
     core_s = core_flops / attention_rate + core_bytes / hbm_rate
     elementwise_s = (norm_bytes + residual_bytes + activation_bytes) / hbm_rate
     eager_forward_s, eager_backward_s = _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream,
                                                              hbm_rate)
     projection_forward_s, projection_backward_s, column_weight_gradient_s, output_projection_s = _projection_gemm_s(
-        model, cluster_.gpu_spec, gemm_rate * _precision_speedup(software, cluster_.gpu_spec), tokens, t,
+        model, cluster.gpu_spec, gemm_rate * _precision_speedup(software, cluster.gpu_spec), tokens, t,
         software.gemm_precision)
     # The backward pass of the attention core: four matmuls (twice the forward's FLOPs), and
     # FlashAttention recomputes the scores first, a fifth (FLASH_ATTENTION_BACKWARD_FLOPS).
@@ -707,7 +705,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     # forward, backward, recomputation (early stop skips the block's last all-reduce)
     passes = 2 + share.collectives * ((blocks - 1) / blocks if _stops_early(software, share) else 1.0)
     tp_ops = passes * blocks
-    all_reduce_s = _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node, gpus), cluster_)
+    all_reduce_s = _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node, gpus), cluster)
     tp_comm = tp_ops * all_reduce_s
     if software.tensor_parallel_overlap:
         tp_exposed = np.maximum(tp_comm / t, tp_comm - layer_gemm_s)
@@ -721,7 +719,7 @@ def _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c
     else:
         tp_exposed = tp_comm
     kv_size = software.parameter_bytes * 2 * b * s * kv / t           # keys and values of the whole sequence
-    cp_comm = passes * _collective_s("all_gather", kv_size, ci, np.maximum(node // ti, 1), cluster_)
+    cp_comm = passes * _collective_s("all_gather", kv_size, ci, np.maximum(node // ti, 1), cluster)
     if software.context_parallel_overlap:
         cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)          # ring attention hides it under attention
     else:
@@ -788,7 +786,7 @@ def _hidden_share(comm_s, exposed_s):
     return np.divide(comm_s - exposed_s, comm_s, out=np.zeros(comm_s.shape), where=comm_s > 0)
 
 
-def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, recompute, zero_stage,
+def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, recompute, zero_stage,
               sequence_parallel, t, p, d, c, b, v, uneven_pipeline=False, shard_group=None):
     """The step-time model over arrays of (t, p, d, c, b, v); see the module docstring."""
     t, p, d, c, b, v = (np.asarray(x, dtype=float) for x in (t, p, d, c, b, v))
@@ -797,15 +795,15 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     m = B / (d * b)
     h = model.hidden_size
     s, V, w = model.sequence_length, model.vocabulary_size, model.attended_tokens
-    peak = cluster_.peak_flop_per_s
-    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
-    hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
+    peak = cluster.peak_flop_per_s
+    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster.gpu_spec) * peak
+    hbm_rate = efficiencies.memory_bandwidth * cluster.gpu_spec.hbm_bandwidth_bytes_per_s
     gpus = t * p * d * c
-    node = cluster_.gpus_per_node
+    node = cluster.gpus_per_node
 
     # --- one layer, one microbatch, on one GPU: compute and its collectives ----------
     ti, ci, di, pi = (np.rint(x).astype(int) for x in (t, c, d, p))
-    layer = _layer_terms(model, cluster_, software, recompute, gemm_rate, hbm_rate, t, c, b, sp,
+    layer = _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t, c, b, sp,
                          np.rint(gpus).astype(int))
     tokens, projections, logit_flops = layer.tokens, layer.projections, layer.logit_flops
     layer_s = layer.compute_s
@@ -823,14 +821,14 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     layer_contention_s = layer.hidden_received_bytes * hbm_per_received
     # Optionally, the SMs its NCCL kernels hold, which the compute beside them cannot use
     # (Efficiencies.nccl_bus_bytes_per_s_per_sm); a GEMM-fused tensor-parallel overlap runs none.
-    bus_per_sm, sms = efficiencies.nccl_bus_bytes_per_s_per_sm, cluster_.gpu_spec.streaming_multiprocessors
+    bus_per_sm, sms = efficiencies.nccl_bus_bytes_per_s_per_sm, cluster.gpu_spec.streaming_multiprocessors
     charge_sms = bus_per_sm is not None and sms is not None
 
     def held(kind, hidden_s, ranks, per_node, slowdown=1.0):
         """SM-seconds that hidden collectives take from the compute, as compute seconds."""
         if not charge_sms:
             return 0.0
-        return hidden_s * _collective_sms(kind, ranks, per_node, cluster_, bus_per_sm, slowdown) / sms
+        return hidden_s * _collective_sms(kind, ranks, per_node, cluster, bus_per_sm, slowdown) / sms
 
     if charge_sms:
         tp_nccl_hidden = 0.0 if software.tensor_parallel_overlap else (layer.tensor_parallel_s
@@ -853,10 +851,10 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     boundary = software.parameter_bytes * tokens * h
     scatter = software.scatter_gather | sp
     sent = np.where(scatter, boundary / t, boundary)
-    transfer = _collective_s("send_recv", sent, np.where(pi > 1, 2, 1), pp_ranks_per_node, cluster_)
+    transfer = _collective_s("send_recv", sent, np.where(pi > 1, 2, 1), pp_ranks_per_node, cluster)
     regather = np.where(scatter & ~sp, _collective_s("all_gather", boundary, ti,
                                                      _group_ranks_per_node(ti, node, np.rint(gpus).astype(int)),
-                                                     cluster_), 0.0)
+                                                     cluster), 0.0)
     transfer = transfer + np.where(p > 1, regather, 0.0)
     transfers = 2 * (p - 1) if software.pipeline_parallel_overlap else 2 * v * m
     pipeline = np.where(p > 1, transfers * transfer, 0.0)
@@ -891,17 +889,17 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
     weight_unit = unit_params * _stored_weight_bytes(software)
     # Data-parallel groups are strided by t c (Megatron-LM's rank order): a group spans
     # d t c GPUs, and where that is more than a pod its ring leaves each pod once.
-    pods = 1.0 if cluster_.pod_gpus is None else np.ceil(d * t * c / cluster_.pod_gpus)
-    slow = np.where(pods > 1, np.maximum(1.0, cluster_.oversubscription * pods / d), 1.0)
+    pods = 1.0 if cluster.pod_gpus is None else np.ceil(d * t * c / cluster.pod_gpus)
+    slow = np.where(pods > 1, np.maximum(1.0, cluster.oversubscription * pods / d), 1.0)
     if zero_stage == 0:
-        reduce = _collective_s("all_reduce", gradient_unit, di, ranks_per_node, cluster_, slow)
+        reduce = _collective_s("all_reduce", gradient_unit, di, ranks_per_node, cluster, slow)
         dp_comm = units * reduce
         exposed_dp = exposed(reduce, unit_backward_window, units)
         dp_received = units * _received_bytes("all_reduce", gradient_unit, d)
         dp_held = held("all_reduce", dp_comm - exposed_dp, di, ranks_per_node, slow)
     elif zero_stage in (1, 2):
-        reduce = _collective_s("reduce_scatter", gradient_unit, di, ranks_per_node, cluster_, slow)
-        gather = _collective_s("all_gather", weight_unit, di, ranks_per_node, cluster_, slow)
+        reduce = _collective_s("reduce_scatter", gradient_unit, di, ranks_per_node, cluster, slow)
+        gather = _collective_s("all_gather", weight_unit, di, ranks_per_node, cluster, slow)
         dp_comm = units * (reduce + gather)
         exposed_reduce = exposed(reduce, unit_backward_window, units)
         exposed_gather = exposed(gather, unit_forward_window, units)
@@ -917,13 +915,13 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
         # data-parallel group (hybrid sharding), the shards' gradients are then
         # all-reduced across the replicas once per step.
         forward_wire = layer_params * 1.0 if software.quantized_weights else weight_layer   # qwZ: INT8
-        forward_gather = _collective_s("all_gather", forward_wire, shard, shard_per_node, cluster_, slow)
+        forward_gather = _collective_s("all_gather", forward_wire, shard, shard_per_node, cluster, slow)
         backward_ranks = np.minimum(shard, shard_per_node) if software.hierarchical_partition else shard
-        backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster_, slow)
+        backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster, slow)
         gradient_wire = layer_params * (0.5 if software.quantized_gradients else software.gradient_bytes)
-        reduce = _collective_s("reduce_scatter", gradient_wire, shard, shard_per_node, cluster_, slow)
+        reduce = _collective_s("reduce_scatter", gradient_wire, shard, shard_per_node, cluster, slow)
         across = _collective_s("all_reduce", gradient_layer / shard, replicas,
-                               np.maximum(ranks_per_node // shard, 1), cluster_, slow)
+                               np.maximum(ranks_per_node // shard, 1), cluster, slow)
         dp_comm = layers_l * (m * (forward_gather + backward_gather + reduce) + across)
         dp_received = layers_l * (
             m * (_received_bytes("all_gather", forward_wire + weight_layer, shard)
@@ -960,9 +958,9 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
                                                        + share.projections * recomputed_projections
                                                        + share.attention * 4 * w * h)
                                        + 3 * logit_flops)
-    memory = _memory(model, cluster_, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
+    memory = _memory(model, cluster, software, efficiencies, recompute, zero_stage, t, p, shard, c, b, v, sp, m,
                      uneven_pipeline)
-    out_ = _as_output
+    out_ = as_output
     return TrainingStep(
         compute_s=out_(compute), tensor_parallel_s=out_(tensor_parallel), pipeline_s=out_(pipeline),
         bubble_s=out_(bubble), data_parallel_s=out_(exposed_dp), data_parallel_hidden_s=out_(hidden_dp),
@@ -972,7 +970,8 @@ def _evaluate(model, cluster_, software, efficiencies, *, global_batch_size, rec
         peak_flop_per_s=peak, memory=memory)
 
 
-def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
+@renamed_parameters(cluster_="cluster", software_="software")
+def training_step(model, cluster, config, software="Megatron-LM SC21", *,
                   efficiencies=DEFAULT_EFFICIENCIES) -> TrainingStep:
     """Step time, throughput, MFU/HFU and memory of one parallel configuration.
 
@@ -987,11 +986,11 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
     ----------
     model : TransformerModel or str
         The architecture, or a name from :data:`MODELS`.
-    cluster_ : Cluster or str
+    cluster : Cluster or str
         The hardware, or a name from :data:`CLUSTERS`.
     config : ParallelConfig
         The split; see :func:`parallel_config`.
-    software_ : Software or str
+    software : Software or str
         The stack, or a name from :data:`SOFTWARE`. The default is SC21's
         2021 Megatron-LM (no FlashAttention, nothing overlapped); for a run
         with today's software name its stack: ``"Megatron-Core 2024"`` (or its
@@ -1024,15 +1023,15 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
     >>> step.memory.fits
     True
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
-    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(config, ParallelConfig):
         raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
     if not isinstance(efficiencies, Efficiencies):
         raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
     config.check(model)
-    return _evaluate(model, cluster_, software_, efficiencies,
+    return _evaluate(model, cluster, software, efficiencies,
                      global_batch_size=config.global_batch_size, recompute=config.recompute,
                      zero_stage=config.zero_stage, sequence_parallel=config.sequence_parallel,
                      t=config.tensor_parallel, p=config.pipeline_parallel, d=config.data_parallel,
@@ -1040,7 +1039,8 @@ def training_step(model, cluster_, config, software_="Megatron-LM SC21", *,
                      uneven_pipeline=config.uneven_pipeline, shard_group=config.shard_group_size)
 
 
-def memory_per_gpu(model, cluster_, config, software_="Megatron-LM SC21") -> MemoryBreakdown:
+@renamed_parameters(cluster_="cluster", software_="software")
+def memory_per_gpu(model, cluster, config, software="Megatron-LM SC21") -> MemoryBreakdown:
     """Weights, gradients, optimizer state and activations per GPU, and whether they fit.
 
     Weights take ``parameter_bytes`` per parameter of the most loaded stage,
@@ -1079,4 +1079,4 @@ def memory_per_gpu(model, cluster_, config, software_="Megatron-LM SC21") -> Mem
     >>> memory.fits, memory.verdict().startswith("does not fit")
     (False, True)
     """
-    return training_step(model, cluster_, config, software_).memory
+    return training_step(model, cluster, config, software).memory

@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._deprecation import renamed_parameters
+from .._lookup import resolve
 from .._validation import check_choice, check_integer
 from .models import TransformerModel, _RECOMPUTE
 from .hardware import Cluster, Software
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, EFFICIENT_OPERATORS, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE, _resolve,
-    cluster,
-    scale_out_variants, software, transformer_model,
+    CLUSTERS, DEFAULT_EFFICIENCIES, EFFICIENT_OPERATORS, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE,
+    scale_out_variants, transformer_model,
 )
 from .config import parallel_config
 from .step import TrainingStep, _evaluate, training_step
@@ -54,13 +55,14 @@ class NetworkScan:
         return np.array([step.data_parallel_s for step in self.steps])
 
 
-def network_scan(model, cluster_, config, software_="Megatron-LM SC21", *, family="Ethernet",
+@renamed_parameters(cluster_="cluster", software_="software")
+def network_scan(model, cluster, config, software="Megatron-LM SC21", *, family="Ethernet",
                  efficiencies=DEFAULT_EFFICIENCIES) -> NetworkScan:
     """:func:`training_step` of one split on every network of :func:`scale_out_variants`.
 
     Parameters
     ----------
-    model, cluster_, config, software_, efficiencies :
+    model, cluster, config, software, efficiencies :
         As for :func:`training_step`.
     family : str
         As for :func:`scale_out_variants`.
@@ -79,9 +81,9 @@ def network_scan(model, cluster_, config, software_="Megatron-LM SC21", *, famil
     >>> bool(plus.mfu[0] / plain.mfu[0] > plus.mfu[-1] / plain.mfu[-1])
     True
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    variants = scale_out_variants(cluster_, family=family)
-    steps = tuple(training_step(model, variant, config, software_, efficiencies=efficiencies) for variant in variants)
+    model = resolve("model", model, TransformerModel, MODELS)
+    variants = scale_out_variants(cluster, family=family)
+    steps = tuple(training_step(model, variant, config, software, efficiencies=efficiencies) for variant in variants)
     return NetworkScan(bandwidth_bytes_per_s=np.array([v.scale_out_bytes_per_s for v in variants]),
                        clusters=variants, steps=steps)
 
@@ -145,7 +147,8 @@ class TrainingSweep:
         }
 
 
-def parallel_sweep(model, cluster_, gpus, global_batch_size, software_="Megatron-LM SC21", *,
+@renamed_parameters(cluster_="cluster", software_="software")
+def parallel_sweep(model, cluster, gpus, global_batch_size, software="Megatron-LM SC21", *,
                    recompute="full", sequence_parallel=False, zero_stage=0, interleave=1,
                    max_tensor_parallel=None, microbatch_sizes=None,
                    efficiencies=DEFAULT_EFFICIENCIES) -> TrainingSweep:
@@ -157,7 +160,7 @@ def parallel_sweep(model, cluster_, gpus, global_batch_size, software_="Megatron
 
     Parameters
     ----------
-    model, cluster_, software_ :
+    model, cluster, software :
         As for :func:`training_step`.
     gpus : int
         N.
@@ -183,15 +186,15 @@ def parallel_sweep(model, cluster_, gpus, global_batch_size, software_="Megatron
     >>> row["tensor_parallel"] * row["pipeline_parallel"] * row["data_parallel"]
     1024
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
-    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     gpus = check_integer("gpus", gpus, minimum=1)
     batch = check_integer("global_batch_size", global_batch_size, minimum=1, unit="sequences")
     check_choice("recompute", recompute, _RECOMPUTE)
     zero_stage = check_integer("zero_stage", zero_stage, minimum=0, maximum=3)
     interleave = check_integer("interleave", interleave, minimum=1)
-    limit = cluster_.gpus_per_node if max_tensor_parallel is None else check_integer(
+    limit = cluster.gpus_per_node if max_tensor_parallel is None else check_integer(
         "max_tensor_parallel", max_tensor_parallel, minimum=1)
     rows = []
     for t in _divisors(gpus):
@@ -214,7 +217,7 @@ def parallel_sweep(model, cluster_, gpus, global_batch_size, software_="Megatron
         raise ValueError(f"no (TP, PP, DP, microbatch) split of {gpus} GPUs is valid for model {model.name!r} "
                          f"with global batch {batch}: the batch must be divisible by the data-parallel degree")
     t, p, d, b = (np.array(column, dtype=int) for column in zip(*rows))
-    step = _evaluate(model, cluster_, software_, efficiencies, global_batch_size=batch, recompute=recompute,
+    step = _evaluate(model, cluster, software, efficiencies, global_batch_size=batch, recompute=recompute,
                      zero_stage=zero_stage, sequence_parallel=sequence_parallel,
                      t=t, p=p, d=d, c=np.ones_like(t), b=b, v=np.full_like(t, interleave))
     return TrainingSweep(tensor_parallel=t, pipeline_parallel=p, data_parallel=d, microbatch_size=b, step=step)
@@ -224,7 +227,8 @@ def parallel_sweep(model, cluster_, gpus, global_batch_size, software_="Megatron
 # Replaying MegaScale's ablation (Table 3)
 # ============================================================================
 
-def megascale_ablation(cluster_="MegaScale", *, gpus=256, global_batch_size=256,
+@renamed_parameters(cluster_="cluster")
+def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
                        microbatch_size=MEGASCALE_MICROBATCH_SIZE, efficiencies=DEFAULT_EFFICIENCIES,
                        baseline="Megatron-LM 2023"):
     """MFU as MegaScale's optimizations are switched on one at a time (NSDI'24 Table 3).
@@ -252,7 +256,7 @@ def megascale_ablation(cluster_="MegaScale", *, gpus=256, global_batch_size=256,
     ('Megatron-LM baseline', True)
     """
     model = transformer_model("MegaScale 175B")
-    stack = baseline if isinstance(baseline, Software) else software(baseline)
+    stack = resolve("baseline", baseline, Software, SOFTWARE)
     steps = [
         ("Megatron-LM baseline", {}, 0),
         ("parallel transformer block", {"parallel_block": True}, 0),
@@ -266,7 +270,7 @@ def megascale_ablation(cluster_="MegaScale", *, gpus=256, global_batch_size=256,
         config = parallel_config(gpus, global_batch_size=batch, tensor_parallel=8, pipeline_parallel=8,
                                  interleave=6, microbatch_size=microbatch_size, recompute="selective",
                                  sequence_parallel=True, zero_stage=zero_stage)
-        return training_step(model, cluster_, config, stack, efficiencies=efficiencies).mfu
+        return training_step(model, cluster, config, stack, efficiencies=efficiencies).mfu
 
     rows = []
     for label, change, zero_stage in steps:

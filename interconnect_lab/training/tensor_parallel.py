@@ -6,16 +6,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_integer
+from .._deprecation import renamed_parameters
+from .._lookup import resolve
+from .._validation import as_output, check_choice, check_integer
 from .models import TransformerModel, _RECOMPUTE
 from .hardware import Cluster, Efficiencies, Software
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
-    transformer_model,
+    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
 )
 from .config import ParallelConfig, _check_divides, _divides_model
 from .step import (
-    TrainingStep, _as_output, _evaluate, _group_ranks_per_node, _layer_terms,
+    TrainingStep, _evaluate, _group_ranks_per_node, _layer_terms,
     matmul_fraction_of_peak,
 )
 
@@ -70,15 +71,16 @@ class TensorParallelLayer:
     @property
     def communication_to_compute(self):
         """``communication_s / compute_s`` for one layer [-]."""
-        return _as_output(np.divide(self.communication_s, self.compute_s))
+        return as_output(np.divide(self.communication_s, self.compute_s))
 
     @property
     def step_share(self):
         """Exposed tensor-parallel time as a share of the iteration [-]."""
-        return _as_output(np.divide(self.step.tensor_parallel_s, self.step.step_s))
+        return as_output(np.divide(self.step.tensor_parallel_s, self.step.step_s))
 
 
-def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21", *,
+@renamed_parameters(cluster_="cluster", software_="software")
+def tensor_parallel_layer(model, cluster, config, software="Megatron-LM SC21", *,
                           efficiencies=DEFAULT_EFFICIENCIES) -> TensorParallelLayer:
     """The tensor-parallel all-reduces of one layer: bytes, time, and share of the step.
 
@@ -106,11 +108,11 @@ def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21",
     ----------
     model : TransformerModel or str
         The architecture, or a name from :data:`MODELS`.
-    cluster_ : Cluster or str
+    cluster : Cluster or str
         The hardware, or a name from :data:`CLUSTERS` (see also :func:`system_cluster`).
     config : ParallelConfig
         The split; its ``tensor_parallel`` is t.
-    software_ : Software or str
+    software : Software or str
         The stack, or a name from :data:`SOFTWARE`.
     efficiencies : Efficiencies
         Sustained rates; :data:`DEFAULT_EFFICIENCIES` unless exploring.
@@ -147,36 +149,36 @@ def tensor_parallel_layer(model, cluster_, config, software_="Megatron-LM SC21",
     >>> layer.crosses_network
     False
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
-    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(config, ParallelConfig):
         raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
     if not isinstance(efficiencies, Efficiencies):
         raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
     config.check(model)
-    return _tensor_parallel(model, cluster_, software_, efficiencies, config.global_batch_size,
+    return _tensor_parallel(model, cluster, software, efficiencies, config.global_batch_size,
                             config.recompute, config.zero_stage, config.sequence_parallel,
                             config.tensor_parallel, config.pipeline_parallel, config.data_parallel,
                             config.context_parallel, config.microbatch_size, config.interleave)
 
 
-def _tensor_parallel(model, cluster_, software_, efficiencies, global_batch_size, recompute, zero_stage,
+def _tensor_parallel(model, cluster, software, efficiencies, global_batch_size, recompute, zero_stage,
                      sequence_parallel, t, p, d, c, b, v):
     """:class:`TensorParallelLayer` for scalar or array (t, p, d, c, b, v)."""
-    step = _evaluate(model, cluster_, software_, efficiencies, global_batch_size=global_batch_size,
+    step = _evaluate(model, cluster, software, efficiencies, global_batch_size=global_batch_size,
                      recompute=recompute, zero_stage=zero_stage, sequence_parallel=sequence_parallel,
                      t=t, p=p, d=d, c=c, b=b, v=v)
     t, p, d, c, b = (np.asarray(x) for x in (t, p, d, c, b))
     gpus = t * p * d * c
-    peak = cluster_.peak_flop_per_s
-    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster_.gpu_spec) * peak
-    hbm_rate = efficiencies.memory_bandwidth * cluster_.gpu_spec.hbm_bandwidth_bytes_per_s
-    layer = _layer_terms(model, cluster_, software_, recompute, gemm_rate, hbm_rate, t.astype(float),
+    peak = cluster.peak_flop_per_s
+    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster.gpu_spec) * peak
+    hbm_rate = efficiencies.memory_bandwidth * cluster.gpu_spec.hbm_bandwidth_bytes_per_s
+    layer = _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t.astype(float),
                          c.astype(float), b.astype(float), np.asarray(sequence_parallel, dtype=bool), gpus)
     ring_traffic = 2 * (t - 1) / t
-    out_ = _as_output
-    crosses = _group_ranks_per_node(t, cluster_.gpus_per_node, gpus) < t
+    out_ = as_output
+    crosses = _group_ranks_per_node(t, cluster.gpus_per_node, gpus) < t
     return TensorParallelLayer(
         tensor_parallel=int(t) if t.ndim == 0 else t,
         crosses_network=bool(crosses) if np.ndim(crosses) == 0 else crosses,
@@ -187,7 +189,8 @@ def _tensor_parallel(model, cluster_, software_, efficiencies, global_batch_size
         compute_s=out_(layer.compute_s), step=step)
 
 
-def tensor_parallel_scan(model, cluster_, software_="Megatron-LM SC21", *, degrees=None,
+@renamed_parameters(cluster_="cluster", software_="software")
+def tensor_parallel_scan(model, cluster, software="Megatron-LM SC21", *, degrees=None,
                          max_tensor_parallel=64, global_batch_size=8, microbatch_size=1, recompute="full",
                          sequence_parallel=False, efficiencies=DEFAULT_EFFICIENCIES) -> TensorParallelLayer:
     """:func:`tensor_parallel_layer` for one tensor-parallel group of each degree, at once.
@@ -198,7 +201,7 @@ def tensor_parallel_scan(model, cluster_, software_="Megatron-LM SC21", *, degre
 
     Parameters
     ----------
-    model, cluster_, software_ :
+    model, cluster, software :
         As for :func:`tensor_parallel_layer`.
     degrees : sequence of int, optional
         Degrees t to evaluate; each must divide the model's heads and MLP width.
@@ -232,9 +235,9 @@ def tensor_parallel_scan(model, cluster_, software_="Megatron-LM SC21", *, degre
     >>> bool(scan.communication_s[3] < scan.communication_s[4])
     True
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
-    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(efficiencies, Efficiencies):
         raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
     check_choice("recompute", recompute, _RECOMPUTE)
@@ -254,5 +257,5 @@ def tensor_parallel_scan(model, cluster_, software_="Megatron-LM SC21", *, degre
             _check_divides(model, t, 1, 1, 1)
     t = np.array(degrees, dtype=int)
     ones = np.ones_like(t)
-    return _tensor_parallel(model, cluster_, software_, efficiencies, batch, recompute, 0, sequence_parallel,
+    return _tensor_parallel(model, cluster, software, efficiencies, batch, recompute, 0, sequence_parallel,
                             t, ones, ones, ones, np.full_like(t, b), ones)

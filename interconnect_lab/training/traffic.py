@@ -7,11 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import collectives
+from .._deprecation import renamed_parameters
+from .._lookup import resolve
 from .models import TransformerModel
 from .hardware import Cluster, Efficiencies, Software
 from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, _resolve, cluster, software,
-    transformer_model,
+    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
 )
 from .config import ParallelConfig
 from .step import (_collective_s, _data_parallel_units, _group_ranks_per_node, _layers_per_stage,
@@ -70,15 +71,16 @@ class ParallelTraffic:
     time_s: float
 
 
-def _link_used(cluster_, ranks, ranks_per_node):
+def _link_used(cluster, ranks, ranks_per_node):
     if ranks_per_node >= ranks:
-        return cluster_.scale_up_link, False
+        return cluster.scale_up_link, False
     if ranks_per_node == 1 or ranks % ranks_per_node:
-        return cluster_.scale_out_link, True
-    return f"{cluster_.scale_up_link} + {cluster_.scale_out_link}", True
+        return cluster.scale_out_link, True
+    return f"{cluster.scale_up_link} + {cluster.scale_out_link}", True
 
 
-def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
+@renamed_parameters(cluster_="cluster", software_="software")
+def parallel_traffic(model, cluster, config, software="Megatron-LM SC21", *,
                      efficiencies=DEFAULT_EFFICIENCIES) -> tuple[ParallelTraffic, ...]:
     """What each kind of parallelism puts on which link, how often and in how many bytes.
 
@@ -104,7 +106,7 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
 
     Parameters
     ----------
-    model, cluster_, config, software_, efficiencies :
+    model, cluster, config, software, efficiencies :
         As for :func:`training_step`.
 
     Returns
@@ -131,9 +133,9 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
     pipeline all_gather        192 x    50.3 MB  NVLink 3
     data     all_reduce          1 x  5597.0 MB  InfiniBand HDR
     """
-    model = _resolve("model", model, MODELS, transformer_model, TransformerModel)
-    cluster_ = _resolve("cluster", cluster_, CLUSTERS, cluster, Cluster)
-    software_ = _resolve("software", software_, SOFTWARE, software, Software)
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(config, ParallelConfig):
         raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
     if not isinstance(efficiencies, Efficiencies):
@@ -142,7 +144,7 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
     t, p, d, c = config.tensor_parallel, config.pipeline_parallel, config.data_parallel, config.context_parallel
     b, v, m = config.microbatch_size, config.interleave, config.microbatches
     sp = config.sequence_parallel
-    node, gpus = cluster_.gpus_per_node, config.gpus
+    node, gpus = cluster.gpus_per_node, config.gpus
     h, kv = model.hidden_size, model.kv_size
     tokens = b * model.sequence_length / c
     layers = int(_layers_per_stage(model, p, v, config.uneven_pipeline))
@@ -151,27 +153,27 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
 
     def add(kind, purpose, collective, group, ranks_per_node, calls, message_bytes):
         group_ranks_per_node = int(min(ranks_per_node, group))
-        link, crosses = _link_used(cluster_, group, group_ranks_per_node)
+        link, crosses = _link_used(cluster, group, group_ranks_per_node)
         traffic = collectives.ALGORITHMS["direct" if collective == "send_recv" else "ring"].cost(
             collective, 2 if collective == "send_recv" else group)[1]
         one = float(_collective_s(collective, message_bytes, 2 if collective == "send_recv" else group,
-                                  group_ranks_per_node, cluster_))
+                                  group_ranks_per_node, cluster))
         rows.append(ParallelTraffic(kind=kind, purpose=purpose, collective=collective, group=int(group),
                                     calls=int(calls), message_bytes=float(message_bytes),
                                     sent_bytes=float(calls * traffic * message_bytes), link=link,
                                     crosses_network=crosses, time_s=float(calls * one)))
 
     if t > 1:
-        blocks = 1 if software_.parallel_block else 2
+        blocks = 1 if software.parallel_block else 2
         add("tensor", "activations after attention and MLP, every layer and pass", "all_reduce", t,
             int(_group_ranks_per_node(t, node, gpus)), m * layers * passes * blocks,
-            software_.parameter_bytes * tokens * h)
+            software.parameter_bytes * tokens * h)
     if c > 1:
         add("context", "keys and values of the whole sequence, every layer and pass", "all_gather", c,
-            max(node // t, 1), m * layers * passes, software_.parameter_bytes * 2 * b * model.sequence_length * kv / t)
+            max(node // t, 1), m * layers * passes, software.parameter_bytes * 2 * b * model.sequence_length * kv / t)
     if p > 1:
-        boundary = software_.parameter_bytes * tokens * h
-        scatter = software_.scatter_gather or sp
+        boundary = software.parameter_bytes * tokens * h
+        scatter = software.scatter_gather or sp
         pp_ranks_per_node = 2 if t * c * d < node else 1
         add("pipeline", "activations forward and their gradients back at a stage boundary", "send_recv", 2,
             pp_ranks_per_node, 2 * v * m, boundary / t if scatter else boundary)
@@ -182,29 +184,29 @@ def parallel_traffic(model, cluster_, config, software_="Megatron-LM SC21", *,
         # ZeRO 0-2: per layer, per bucket or one buffer, as the step charges it.
         params = float(_stage_parameters(model, t, p, v, config.uneven_pipeline))
         ranks_per_node = int(np.clip(node // (t * c), 1, d))
-        gradient_size = params * software_.gradient_bytes / layers
-        weight_size = params * software_.parameter_bytes / layers
-        units = int(_data_parallel_units(software_, params, layers, d))
+        gradient_size = params * software.gradient_bytes / layers
+        weight_size = params * software.parameter_bytes / layers
+        units = int(_data_parallel_units(software, params, layers, d))
         unit = {1: "the stage's gradient buffer", layers: "each layer"}.get(units, f"each of {units} buckets")
         if config.zero_stage == 0:
             add("data", f"gradients of {unit}, once per iteration", "all_reduce", d, ranks_per_node, units,
-                params * software_.gradient_bytes / units)
+                params * software.gradient_bytes / units)
         elif config.zero_stage in (1, 2):
             add("data", f"gradients of {unit}, once per iteration (each rank keeps its shard)",
-                "reduce_scatter", d, ranks_per_node, units, params * software_.gradient_bytes / units)
+                "reduce_scatter", d, ranks_per_node, units, params * software.gradient_bytes / units)
             add("data", f"updated weights of {unit}, once per iteration", "all_gather", d, ranks_per_node,
-                units, params * software_.parameter_bytes / units)
+                units, params * software.parameter_bytes / units)
         else:
             shard = d if config.shard_group_size is None else config.shard_group_size
             shard_per_node = min(ranks_per_node, shard)
-            forward = weight_size * (0.5 if software_.quantized_weights else 1.0)
+            forward = weight_size * (0.5 if software.quantized_weights else 1.0)
             add("data", "weights of each layer before its forward pass, every microbatch", "all_gather", shard,
                 shard_per_node, m * layers, forward)
-            backward_ranks = min(shard, shard_per_node) if software_.hierarchical_partition else shard
+            backward_ranks = min(shard, shard_per_node) if software.hierarchical_partition else shard
             if backward_ranks > 1:
                 add("data", "weights of each layer before its backward pass, every microbatch", "all_gather",
                     backward_ranks, shard_per_node, m * layers, weight_size)
-            gradient_wire = params / layers * (0.5 if software_.quantized_gradients else software_.gradient_bytes)
+            gradient_wire = params / layers * (0.5 if software.quantized_gradients else software.gradient_bytes)
             add("data", "gradients of each layer after its backward pass, every microbatch", "reduce_scatter",
                 shard, shard_per_node, m * layers, gradient_wire)
             if d > shard:

@@ -4,18 +4,20 @@ Thin wiring only: each panel calls tested model functions and plotting
 functions. Display a panel by making it the last expression of a cell.
 """
 
+from .calibrate import CalibrationPanel
 from .collectives import CollectivePanel, HierarchicalAllReducePanel
 from .cost import ClusterCostPanel
-from .fabric import IncastPanel, RoutingPanel, StragglerPanel
+from .energy import PowerBillPanel
+from .fabric import IncastPanel, RoutingPanel, SprayPanel, StragglerPanel
+from .inference import ServingPanel
 from .memory import OffloadPanel
-from .multipath import SprayPanel
-from .nvlink import NVLinkDomainPanel, TensorParallelPanel
+from .moe import MoEPanel
 from .panel import Panel
-from .power import PowerBillPanel
 from .rdma import GpuDirectPanel
 from .reliability import CheckpointPanel
-from .topology import FatTreePanel
-from .training import PipelineSchedulePanel, TrainingRunPanel, ZeroPlusPlusPanel
+from .roadmap import ScaleUpPanel
+from .topology import FatTreePanel, TopologyPanel
+from .training import NVLinkDomainPanel, PipelineSchedulePanel, TensorParallelPanel, TrainingRunPanel, ZeroPlusPlusPanel
 from .utilization import StepTimePanel
 
 __all__ = [
@@ -26,5 +28,5 @@ __all__ = [
     "CollectivePanel", "HierarchicalAllReducePanel",
     "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel",
     "RoutingPanel", "IncastPanel", "StragglerPanel", "SprayPanel", "CheckpointPanel",
-    "PowerBillPanel",
+    "PowerBillPanel", "MoEPanel", "ServingPanel", "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
 ]

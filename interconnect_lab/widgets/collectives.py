@@ -87,9 +87,9 @@ class Sweep:
     ----------
     collective : str
         The collective.
-    curves : dict of str to CollectiveResult
+    curves : dict of str to CollectivePerformance
         Label → result over :data:`CURVE_SIZES_BYTES`.
-    points : dict of str to CollectiveResult
+    points : dict of str to CollectivePerformance
         Label → result at ``size_bytes``.
     size_bytes : float
         The marked message size [B].

@@ -53,11 +53,9 @@ from PIL import Image
 
 from ..plotting.style import new_figure
 from . import static
+from .static import error_html
 
 __all__ = ["Panel"]
-
-#: CSS class of the readout's message when the model refuses the controls' combination.
-ERROR_CLASS = "il-panel-error"
 
 #: CSS class of a control whose panel updates when it is released
 #: (``continuous_update=False``: slow, simulator-backed models).
@@ -265,12 +263,6 @@ class Panel:
                          "text/plain": f"{type(self).__name__} needs a kernel: {reason}"}, raw=True)
                 return
         display(self.widget)
-
-
-def error_html(error) -> str:
-    """The readout for a combination the model refuses: its message, marked ``ERROR_CLASS``."""
-    return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible: '
-            f"{html.escape(str(error))}</span>")
 
 
 def _axis_key(axis):

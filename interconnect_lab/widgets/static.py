@@ -53,7 +53,7 @@ from matplotlib.patches import Patch
 
 __all__ = ["ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
            "control_grid", "export", "figure_scene", "encode_data", "decode_data", "static_html",
-           "snapshot_html", "kernel_note_html"]
+           "snapshot_html", "kernel_note_html", "ERROR_CLASS", "error_html"]
 
 #: Environment variable that turns build mode on ("1"): set by the book's Sphinx extension.
 ENV = "INTERCONNECT_LAB_STATIC_PANELS"
@@ -66,6 +66,18 @@ MAX_SLIDER_POSITIONS = 11
 TIME_BUDGET_S = 30.0
 #: Significant digits of figure coordinates (the readout is describe()'s text, unrounded).
 FIGURE_DIGITS = 5
+
+# The readout of a refused combination lives here, not in panel.py, because the live panel and the
+# precomputed page both show it and panel.py imports this module (so this one cannot import panel.py).
+
+#: CSS class of the readout's message when the model refuses the controls' combination.
+ERROR_CLASS = "il-panel-error"
+
+
+def error_html(error) -> str:
+    """The readout for a combination the model refuses: its message, marked ``ERROR_CLASS``."""
+    return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible: '
+            f"{html.escape(str(error))}</span>")
 
 
 class NotStatic(Exception):
@@ -500,8 +512,6 @@ def export(panel) -> dict:
             except (ValueError, TypeError) as error:
                 # As the live panel does: the model's message in the readout, the last figure kept
                 # (scene -1: the page leaves the figure as it is).
-                from .panel import error_html
-
                 text, scene = error_html(error), -1
             else:
                 text = panel.describe(result)

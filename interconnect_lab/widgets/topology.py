@@ -1,4 +1,4 @@
-"""Panels for chapter 5: sizing a fat tree."""
+"""Panels for :mod:`interconnect_lab.topology`: sizing a fat tree (chapter 5), and topologies side by side (chapter 13)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import numpy as np
 from .. import catalog
 from .. import units as u
 from ..plotting.style import PALETTE, styled
-from ..plotting.topology import TIER_COLORS
-from ..topology import PATHS, fat_tree
+from ..plotting.topology import FAMILY_COLORS, TIER_COLORS
+from ..topology import PATHS, fat_tree, topology_comparison
 from .panel import Panel
 
-__all__ = ["FatTreePanel", "GPU_COUNTS", "SIZE_GRID"]
+__all__ = ["FatTreePanel", "GPU_COUNTS", "SIZE_GRID", "TopologyPanel", "HOST_COUNTS"]
 
 _CONTROL = {"style": {"description_width": "13em"}, "layout": widgets.Layout(width="40em")}
 
@@ -21,6 +21,9 @@ GPU_COUNTS = (128, 256, 512, 1024, 2048, 4096, 8192, 10_000, 16_384, 32_768, 65_
 
 #: Host counts the switch-count curves are drawn over [-].
 SIZE_GRID = tuple(int(n) for n in np.unique(np.round(np.geomspace(32, 131_072, 73))))
+
+#: Host counts the topology panel offers [-].
+HOST_COUNTS = (1024, 2048, 4096, 8192, 16_384, 32_768, 65_536)
 
 _RADICES = (32, 40, 64, 128, 144, 256)
 _TIERS = ("leaf", "spine", "core")
@@ -170,3 +173,86 @@ class FatTreePanel(Panel):
         lines[5].set_data([result["gpus"]], [self._marker_y(result)])
         title = ax.set_title(self._title(result), loc="left", fontsize=10)
         return [*lines, title]
+
+
+class TopologyPanel(Panel):
+    """Hosts, switch radix → diameter, bisection and cost per host port of every design.
+
+    The table comes from :func:`interconnect_lab.topology.topology_comparison`
+    (costs from the default price book, estimates).
+
+    Parameters
+    ----------
+    hosts : int
+        Initial host count, one of :data:`HOST_COUNTS`.
+    radix : int
+        Initial switch radix (64 or 128) [ports].
+    """
+
+    def __init__(self, *, hosts=4096, radix=64):
+        self.controls = {
+            "hosts": widgets.SelectionSlider(options=[(f"{n:,}", n) for n in HOST_COUNTS], value=hosts,
+                                             description="hosts (one port each)", continuous_update=True,
+                                             **_CONTROL),
+            # Every design must hold the largest host count: 64 ports reach 65,536 hosts in three tiers.
+            "radix": widgets.Dropdown(options=[("64 ports", 64), ("128 ports", 128)],
+                                      value=radix, description="switch radix", **_CONTROL),
+        }
+        super().__init__(figure_size_in=(9.0, 3.4), subplots={"ncols": 3, "sharey": True})
+
+    def compute(self, *, hosts, radix):
+        """The comparison table for ``hosts`` and ``radix``."""
+        return topology_comparison(hosts, radix=radix)
+
+    def describe(self, result):
+        cheapest = int(np.argmin(result.cost_per_host_usd))
+        fewest = min(result.summaries, key=lambda s: s.diameter_hops)
+        hosts = sorted(s.hosts for s in result.summaries)[len(result.summaries) // 2]
+        return (f"About {hosts:,} hosts. <b>Cheapest per port:</b> {result.summaries[cheapest].family} "
+                f"(USD {result.cost_per_host_usd[cheapest]:,.0f}); <b>fewest hops:</b> {fewest.family} "
+                f"({fewest.diameter_hops}); full bisection: "
+                + ", ".join(s.family for s in result.summaries if s.bisection_ratio >= 1 - 1e-9))
+
+    @styled
+    def draw(self, result):
+        summaries = result.summaries
+        y = np.arange(len(summaries))[::-1]
+        colors = [FAMILY_COLORS.get(s.family, PALETTE["grey"]) for s in summaries]
+        labels = ("diameter [hops]", "bisection / half the ports [-]", "cost per host port [kUSD]")
+        for ax, values, label, limit in zip(self.axes, self._values(result), labels, self.LIMITS):
+            ax.barh(y, values, color=colors, height=0.7)
+            for yi, v in zip(y, values):
+                ax.text(*self._label(v, yi, limit), va="center", fontsize=8)
+            ax.set_xlim(*limit)
+            ax.set_xlabel(label, fontsize=9)
+            ax.grid(axis="y", visible=False)
+        self.axes[0].set_yticks(y, [s.family for s in summaries], fontsize=9)
+        self._families = [s.family for s in summaries]
+
+    #: Fixed scales of the three panels: diameter [hops], bisection [-], cost [kUSD].
+    LIMITS = ((0, 70), (0, 1.6), (0, 9))
+
+    @staticmethod
+    def _values(result):
+        return ([s.diameter_hops for s in result.summaries], [s.bisection_ratio for s in result.summaries],
+                [c / 1e3 for c in result.cost_per_host_usd])
+
+    @staticmethod
+    def _label(value, y, limit):
+        return min(value, limit[1] * 0.8), y, f" {value:.3g}"
+
+    @styled
+    def redraw(self, result):
+        # In place while the designs stay: bar widths and their value labels.
+        if [s.family for s in result.summaries] != getattr(self, "_families", None):
+            return None
+        changed = []
+        for ax, values, limit in zip(self.axes, self._values(result), self.LIMITS):
+            bars, texts = ax.containers[0].patches, ax.texts
+            for bar, text, v in zip(bars, texts, values):
+                x, y, label = self._label(v, bar.get_y() + bar.get_height() / 2, limit)
+                bar.set_width(v)
+                text.set_position((x, y))
+                text.set_text(label)
+            changed += [*bars, *texts]
+        return changed

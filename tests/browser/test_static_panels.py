@@ -65,10 +65,13 @@ def panel_classes() -> dict:
     import pkgutil
 
     from interconnect_lab import widgets
+    from interconnect_lab._deprecation import MOVED_MODULES
     from interconnect_lab.widgets import Panel
 
     found = {}
     for info in pkgutil.iter_modules(widgets.__path__):
+        if f"{widgets.__name__}.{info.name}" in MOVED_MODULES:   # deprecated aliases
+            continue
         module = importlib.import_module(f"{widgets.__name__}.{info.name}")
         found.update({name: obj for name, obj in vars(module).items()
                       if inspect.isclass(obj) and issubclass(obj, Panel) and obj is not Panel})
@@ -162,7 +165,7 @@ def test_static_panels_answer_every_control_with_the_librarys_numbers(notebook, 
                 try:
                     expected = text(panel.describe(panel.compute(**values)))
                 except (ValueError, TypeError) as error:  # refused: the live panel's message
-                    from interconnect_lab.widgets.panel import error_html
+                    from interconnect_lab.widgets.static import error_html
 
                     expected = text(error_html(error))
                 expected_texts.add(expected)

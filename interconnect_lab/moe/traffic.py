@@ -1,39 +1,10 @@
-"""Mixture of experts: expert parallelism and the all-to-all traffic it makes.
+"""Traffic and time of an MoE layer's dispatch and combine all-to-alls.
 
-A mixture-of-experts (MoE) layer replaces a transformer's one MLP with many
-*experts* and a router that sends every token to its ``top_k`` best experts.
-With *expert parallelism* (EP) the experts are spread over ``ep_degree`` GPUs,
-so every MoE layer moves tokens twice:
-
-- **dispatch**: each GPU sends each of its tokens' hidden vectors to the GPUs
-  that hold the chosen experts (an all-to-all);
-- **combine**: the experts' outputs travel back and are summed with the
-  router's weights (another all-to-all, the same bytes in reverse).
-
-This module counts those bytes (:func:`all_to_all_traffic`), draws skewed
-routing with a seed (:func:`routing_load`), times the two all-to-alls on a
-scale-up domain and a network with the α-β model of
-:mod:`interconnect_lab.collectives` (:func:`expert_parallel_all_to_all`), flat
-or hierarchical (NVLink inside the domain, one network copy per destination
-domain, as DeepEP does), host- or GPU-initiated (:data:`COMMUNICATION_PATHS`),
-and puts compute and communication together into the time of one MoE layer
-(:func:`moe_layer_step`).
-
-The model's assumptions, stated once: destinations are uniformly random unless
-a routing draw says otherwise; every GPU has its link to itself (NVSwitch, a
-non-blocking fat tree); the busiest receiver sets the pace of an all-to-all.
-
-Examples
---------
-DeepSeek-V3's layer on 64 H800 (8 nodes of 8), 4,096 tokens per GPU:
-
->>> from interconnect_lab import moe
->>> model = moe.moe_model("DeepSeek-V3")
->>> traffic = moe.all_to_all_traffic(4096, model.hidden_size, model.top_k, 64, experts=model.experts,
-...                                  bytes_per_element=1.0, domain_size=8, hierarchical=True,
-...                                  max_domains_per_token=model.max_nodes_per_token)
->>> round(traffic.network_bytes / 1e6, 1), round(traffic.scale_up_bytes / 1e6, 1)
-(91.9, 189.1)
+Bytes one GPU sends (:func:`all_to_all_traffic`, with FP8 scales from
+:func:`fp8_scale_bytes`), how the transfer is started (:data:`COMMUNICATION_PATHS`),
+and the time of the two all-to-alls on a scale-up domain and a network with the α-β
+model of :mod:`interconnect_lab.collectives` (:func:`expert_parallel_all_to_all`,
+:func:`dispatch_and_combine`).
 """
 
 from __future__ import annotations
@@ -42,35 +13,17 @@ import math
 from dataclasses import dataclass
 from types import MappingProxyType
 
-import numpy as np
+from .. import catalog, collectives
+from .._lookup import resolve
+from .._validation import check_choice, check_flag, check_integer, check_number
+from ..catalog.variants import VARIANT_LINKS
+from ..collectives.model import MAX_BANDWIDTH_BYTES_PER_S, MIN_BANDWIDTH_BYTES_PER_S
+from ..sources import Source
+from .routing import MAX_EXPERTS, MAX_TOKENS, check_experts, distinct_groups
 
-from . import catalog, collectives
-from .catalog.variants import VARIANT_GPUS, VARIANT_LINKS
-from .collectives.model import MAX_BANDWIDTH_BYTES_PER_S, MIN_BANDWIDTH_BYTES_PER_S
-from ._validation import check_choice, check_flag, check_integer, check_number
-from .sources import Source
-from .utilization import StepTime, step_time
-
-__all__ = [
-    "MoEModel", "MOE_MODELS", "moe_model",
-    "expected_ranks_per_token", "AllToAllTraffic", "all_to_all_traffic",
-    "zipf_expert_shares", "RoutingLoad", "routing_load",
-    "CommunicationPath", "COMMUNICATION_PATHS", "communication_path",
-    "AllToAllTime", "expert_parallel_all_to_all",
-    "MoELayerStep", "moe_layer_step", "incast_fan_in", "fp8_scale_bytes", "dispatch_and_combine",
-    "MAX_EXPERTS", "MAX_TOKENS",
-]
-
-from .moe_models import DEEPSEEK_V3, MIXTRAL, MOE_MODELS, MoEModel, moe_model  # noqa: F401
-
-
-#: Most routed experts a layer may have [-]: 256 times DeepSeek-V3's 256. Counts of experts size
-#: arrays (one share per expert) and binomial coefficients, so they need a bound.
-MAX_EXPERTS = 2 ** 16
-
-#: Most tokens one GPU (or a group, in :func:`routing_load`) may route at once [token]; with hidden
-#: sizes up to 2**24 and 64-byte elements every byte count stays far from overflow.
-MAX_TOKENS = 1e15
+__all__ = ["AllToAllTraffic", "all_to_all_traffic", "fp8_scale_bytes", "CommunicationPath",
+           "COMMUNICATION_PATHS", "communication_path", "AllToAllTime", "expert_parallel_all_to_all",
+           "dispatch_and_combine"]
 
 #: Largest hidden size [-] and bytes per element [B] the traffic model accepts.
 _MAX_HIDDEN = 2 ** 24
@@ -80,70 +33,6 @@ _MAX_ELEMENT_BYTES = 64.0
 # ============================================================================
 # Bytes of dispatch and combine
 # ============================================================================
-
-def _distinct_groups(groups, members_per_group, top_k):
-    """Expected groups hit when top_k distinct members are drawn uniformly from groups x members."""
-    total = groups * members_per_group
-    if top_k > total:
-        raise ValueError(f"top_k = {top_k} is not valid: it must be <= the {total} experts to choose from")
-    if top_k <= 64:
-        # Exact: the binomials of a few choices among at most MAX_EXPERTS are small integers.
-        missed = math.comb(total - members_per_group, top_k) / math.comb(total, top_k)
-    elif top_k > total - members_per_group:
-        missed = 0.0
-    else:
-        # C(T - m, k) / C(T, k) as a product of k ratios: the binomials themselves would have
-        # tens of thousands of digits.
-        i = np.arange(top_k, dtype=float)
-        missed = float(np.prod((total - members_per_group - i) / (total - i)))
-    return groups * (1.0 - missed)
-
-
-def _check_experts(experts, minimum=1):
-    return check_integer("experts", experts, minimum=minimum, maximum=MAX_EXPERTS)
-
-
-def expected_ranks_per_token(experts, top_k, ep_degree):
-    """Expected number of distinct GPUs a token's ``top_k`` experts lie on.
-
-    With :math:`E` experts spread evenly over :math:`n` GPUs and :math:`k`
-    distinct experts chosen uniformly at random,
-
-    .. math:: D = n \\left(1 - \\binom{E - E/n}{k} \\Big/ \\binom{E}{k}\\right),
-
-    which is 1 for :math:`n = 1` or :math:`k = 1` and at most :math:`\\min(k, n)`.
-    A dispatch that sends one copy per GPU (not per expert) sends :math:`D`
-    copies of each token.
-
-    Parameters
-    ----------
-    experts : int
-        Routed experts E, in [1, :data:`MAX_EXPERTS`] [-].
-    top_k : int
-        Experts per token k, <= E [-].
-    ep_degree : int
-        GPUs holding the experts n; must divide E [-].
-
-    Returns
-    -------
-    float
-        Expected distinct GPUs per token [-].
-
-    Examples
-    --------
-    DeepSeek-V3 (256 experts, top-8) on 64 GPUs:
-
-    >>> round(expected_ranks_per_token(256, 8, 64), 2)
-    7.68
-    """
-    experts = _check_experts(experts)
-    top_k = check_integer("top_k", top_k, minimum=1, maximum=experts)
-    ep = check_integer("ep_degree", ep_degree, minimum=1)
-    if experts % ep:
-        raise ValueError(f"ep_degree = {ep} is not valid for {experts} experts: it must divide the number of "
-                         "experts (each GPU holds a whole number of experts)")
-    return _distinct_groups(ep, experts // ep, top_k)
-
 
 @dataclass(frozen=True)
 class AllToAllTraffic:
@@ -290,7 +179,7 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     if (deduplicate or hierarchical) and experts is None:
         raise ValueError("deduplicated and hierarchical dispatch need `experts` (the number of routed experts)")
     if experts is not None:
-        experts = _check_experts(experts, minimum=k)
+        experts = check_experts(experts, minimum=k)
         if experts % n:
             raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
                              "experts (each GPU holds a whole number of experts)")
@@ -301,12 +190,12 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     if experts is not None and limit is not None and limit < domains:
         # Node-limited routing: the k experts lie among `limit` domains' experts.
         per_domain = experts // domains
-        domains_hit = _distinct_groups(limit, per_domain, min(k, limit * per_domain))
-        ranks_hit = _distinct_groups(limit * g, experts // n, min(k, limit * per_domain))
+        domains_hit = distinct_groups(limit, per_domain, min(k, limit * per_domain))
+        ranks_hit = distinct_groups(limit * g, experts // n, min(k, limit * per_domain))
         own_domain = limit / domains
     elif experts is not None:
-        domains_hit = _distinct_groups(domains, experts // domains, k)
-        ranks_hit = _distinct_groups(n, experts // n, k)
+        domains_hit = distinct_groups(domains, experts // domains, k)
+        ranks_hit = distinct_groups(n, experts // n, k)
         own_domain = domains_hit / domains
     else:
         domains_hit = ranks_hit = own_domain = None
@@ -324,168 +213,6 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
                            bytes_per_element=b, copies_per_token=float(copies), sent_bytes=float(sent),
                            received_bytes=float(sent), local_bytes=float(local), scale_up_bytes=float(scale_up),
                            network_bytes=float(network), domain_size=g, hierarchical=hierarchical and domains > 1)
-
-
-# ============================================================================
-# Skewed routing
-# ============================================================================
-
-def zipf_expert_shares(experts, exponent):
-    """Share of token copies each expert gets when popularity follows Zipf's law.
-
-    .. math:: p_e = \\frac{e^{-s}}{\\sum_{j=1}^{E} j^{-s}}, \\qquad e = 1 \\dots E
-
-    :math:`s = 0` is uniform routing; larger :math:`s` concentrates tokens on
-    a few experts.
-
-    Parameters
-    ----------
-    experts : int
-        E, in [1, :data:`MAX_EXPERTS`] [-].
-    exponent : float
-        s, in [0, 10] [-].
-
-    Returns
-    -------
-    numpy.ndarray
-        Shares, most popular first, summing to 1 [-].
-
-    Examples
-    --------
-    >>> zipf_expert_shares(4, 0.0).tolist()
-    [0.25, 0.25, 0.25, 0.25]
-    """
-    experts = _check_experts(experts)
-    s = check_number("exponent", exponent, minimum=0, maximum=10, scalar=True)
-    weights = np.arange(1, experts + 1, dtype=float) ** -s
-    return weights / weights.sum()
-
-
-@dataclass(frozen=True)
-class RoutingLoad:
-    """Where one batch's token copies went: per expert, per GPU, and how uneven that is.
-
-    Attributes
-    ----------
-    tokens_per_expert : numpy.ndarray
-        Copies each expert receives [token].
-    tokens_per_gpu : numpy.ndarray
-        Copies each GPU receives (its experts summed) [token].
-    capacity_per_expert : float or None
-        Copies an expert accepts with a capacity factor [token].
-    dropped_tokens : float
-        Copies over capacity (dropped or re-routed) [token].
-    seed : int
-        The draw's seed.
-    """
-
-    tokens_per_expert: np.ndarray
-    tokens_per_gpu: np.ndarray
-    capacity_per_expert: float | None
-    dropped_tokens: float
-    seed: int
-
-    @property
-    def mean_tokens_per_gpu(self) -> float:
-        """Copies per GPU if routing were perfectly even [token]."""
-        return float(self.tokens_per_gpu.mean())
-
-    @property
-    def imbalance_factor(self) -> float:
-        """Busiest GPU's copies over the mean, >= 1 [-]: the all-to-all and expert compute stretch by it."""
-        mean = self.mean_tokens_per_gpu
-        return 1.0 if mean == 0 else float(self.tokens_per_gpu.max() / mean)
-
-    @property
-    def dropped_fraction(self) -> float:
-        """Share of copies over capacity [-]."""
-        total = float(self.tokens_per_expert.sum())
-        return 0.0 if total == 0 else self.dropped_tokens / total
-
-
-def routing_load(tokens, experts, top_k, ep_degree, *, skew=0.0, seed=0, capacity_factor=None) -> RoutingLoad:
-    """Draw where ``tokens x top_k`` copies go when expert popularity is skewed.
-
-    Copies pick experts independently with the Zipf shares of
-    :func:`zipf_expert_shares` (a multinomial draw; a token's k choices are
-    not forced to differ, which matters only when k is close to E); experts
-    are placed on the GPUs in a random order (experts e·n/E ... on GPU e),
-    so the hottest experts need not share a GPU. With a capacity factor
-    :math:`C`, each expert accepts at most :math:`\\lceil C\\,Tk/E \\rceil`
-    copies (GShard, Switch Transformer) and the rest are dropped.
-
-    Parameters
-    ----------
-    tokens : int
-        Tokens routed, over the whole group [token]; the copies, tokens x
-        top_k, at most 2**53 (every count exact).
-    experts : int
-        E, in [1, :data:`MAX_EXPERTS`] [-].
-    top_k : int
-        k [-].
-    ep_degree : int
-        GPUs n, dividing E [-].
-    skew : float
-        Zipf exponent s, in [0, 10]; 0 is uniform [-].
-    seed : int
-        Seed of the draw: the same seed gives the same loads.
-    capacity_factor : float, optional
-        C, in [1, E] (at C = E an expert can take every copy) [-].
-
-    Returns
-    -------
-    RoutingLoad
-
-    Examples
-    --------
-    >>> load = routing_load(65536, 64, 2, 8, skew=0.0, seed=1)
-    >>> 1.0 <= load.imbalance_factor < 1.02
-    True
-    """
-    tokens = check_integer("tokens", tokens, minimum=0, unit="token")
-    experts = _check_experts(experts)
-    top_k = check_integer("top_k", top_k, minimum=1, maximum=experts)
-    if tokens * top_k > 2 ** 53:
-        raise ValueError(f"tokens = {tokens} is not valid with top_k = {top_k}: the copies, tokens x top_k, "
-                         "must be <= 2**53 to be counted exactly")
-    n = check_integer("ep_degree", ep_degree, minimum=1)
-    if experts % n:
-        raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
-                         "experts (each GPU holds a whole number of experts)")
-    seed = check_integer("seed", seed, minimum=0)
-    skew = check_number("skew", skew, minimum=0, maximum=10, scalar=True)
-    factor = None if capacity_factor is None else check_number("capacity_factor", capacity_factor, minimum=1,
-                                                               maximum=experts, scalar=True)
-    shares = zipf_expert_shares(experts, skew)
-    rng = np.random.default_rng(seed)
-    counts = rng.multinomial(tokens * top_k, shares).astype(float)
-    placement = rng.permutation(experts)          # expert placement[i] sits in slot i
-    per_gpu = counts[placement].reshape(n, experts // n).sum(axis=1)
-    capacity = None
-    dropped = 0.0
-    if factor is not None:
-        capacity = float(math.ceil(factor * tokens * top_k / experts))
-        dropped = float(np.maximum(counts - capacity, 0).sum())
-    return RoutingLoad(tokens_per_expert=counts, tokens_per_gpu=per_gpu, capacity_per_expert=capacity,
-                       dropped_tokens=dropped, seed=seed)
-
-
-def incast_fan_in(ep_degree, domain_size=None, *, hierarchical=False):
-    """Senders that write to one GPU over the network at the same moment of an all-to-all [-].
-
-    A flat all-to-all makes every GPU the target of all n−1 others at once,
-    n−g of them across the network; a hierarchical one only of the N−1 other
-    domains' same-index GPUs. Skew does not add senders; it makes one
-    receiver's share larger (:attr:`RoutingLoad.imbalance_factor`).
-
-    Examples
-    --------
-    >>> incast_fan_in(256, 8), incast_fan_in(256, 8, hierarchical=True)
-    (248, 31)
-    """
-    n = check_integer("ep_degree", ep_degree, minimum=1)
-    g = n if domain_size is None else min(check_integer("domain_size", domain_size, minimum=1), n)
-    return (n // g - 1) if check_flag("hierarchical", hierarchical) else n - g
 
 
 # ============================================================================
@@ -570,9 +297,9 @@ class AllToAllTime:
     traffic : AllToAllTraffic
     imbalance_factor : float
         The busiest GPU's load over the mean [-].
-    scale_up : collectives.CollectiveResult or None
+    scale_up : collectives.CollectivePerformance or None
         The NVLink phase (None when nothing crosses it).
-    network : collectives.CollectiveResult or None
+    network : collectives.CollectivePerformance or None
         The network phase.
     counts_s : float
         The count exchange before the data (host-initiated only) [s].
@@ -583,8 +310,8 @@ class AllToAllTime:
 
     traffic: AllToAllTraffic
     imbalance_factor: float
-    scale_up: collectives.CollectiveResult | None
-    network: collectives.CollectiveResult | None
+    scale_up: collectives.CollectivePerformance | None
+    network: collectives.CollectivePerformance | None
     counts_s: float
     time_s: float
     path: str
@@ -611,32 +338,20 @@ class AllToAllTime:
         return level * self.imbalance_factor / self.time_s if self.time_s > 0 else 0.0
 
 
-def _resolve_link(link, argument="link"):
-    """A catalog link or link variant by name, or the Link given."""
-    if isinstance(link, catalog.Link):
-        return link
-    if not isinstance(link, str):
-        raise TypeError(f"{argument} must be a catalog link's name or a catalog.Link, got {link!r}")
-    return VARIANT_LINKS[link] if link in VARIANT_LINKS else catalog.link(link)
+def _link_or_variant(name):
+    """The link variant called ``name`` (H800's NVLink), else the catalog link."""
+    return VARIANT_LINKS[name] if name in VARIANT_LINKS else catalog.link(name)
 
 
-def _resolve_gpu(gpu):
-    """A catalog GPU or GPU variant by name, or the GPU given."""
-    if isinstance(gpu, catalog.GPU):
-        return gpu
-    if not isinstance(gpu, str):
-        raise TypeError(f"gpu must be a catalog GPU's name or a catalog.GPU, got {gpu!r}")
-    return VARIANT_GPUS[gpu] if gpu in VARIANT_GPUS else catalog.gpu(gpu)
-
-
-def _check_imbalance(imbalance_factor, ep_degree):
+def check_imbalance(imbalance_factor, ep_degree):
     """The busiest GPU's load over the mean: at least 1, at most n (everything on one GPU)."""
     return check_number("imbalance_factor", imbalance_factor, minimum=1, maximum=ep_degree * (1 + 1e-12),
                         scalar=True)
 
 
 def _link_rate(link, argument):
-    return collectives.link_parameters(_resolve_link(link, argument))
+    spec = resolve(argument, link, catalog.Link, (*catalog.LINKS, *VARIANT_LINKS), lookup=_link_or_variant)
+    return collectives.link_parameters(spec)
 
 
 def _phase(bytes_sent, ranks, params, path, step_latency_s):
@@ -694,7 +409,7 @@ def expert_parallel_all_to_all(traffic, *, scale_up_link="NVLink 4", network_lin
     """
     if not isinstance(traffic, AllToAllTraffic):
         raise TypeError(f"traffic must be an AllToAllTraffic (from all_to_all_traffic), got {type(traffic).__name__}")
-    iota = _check_imbalance(imbalance_factor, traffic.ep_degree)
+    iota = check_imbalance(imbalance_factor, traffic.ep_degree)
     route = communication_path(path)
     up = dict(_link_rate(scale_up_link, "scale_up_link"))
     net = dict(_link_rate(network_link, "network_link"))
@@ -778,164 +493,3 @@ def dispatch_and_combine(tokens_per_gpu, hidden_size, top_k, ep_degree, *, exper
                                           network_bandwidth_bytes_per_s=network_bandwidth_bytes_per_s)
 
     return one(dispatch_bytes_per_element), one(combine_bytes_per_element)
-
-
-# ============================================================================
-# One MoE layer: experts' compute, dispatch and combine
-# ============================================================================
-
-@dataclass(frozen=True)
-class MoELayerStep:
-    """One MoE layer on one GPU: attention and experts, dispatch and combine.
-
-    Attributes
-    ----------
-    model : str
-    tokens_per_gpu : float
-    ep_degree, domain_size : int
-    attention_s : float
-        Attention, router and shared experts [s].
-    experts_s : float
-        Routed experts on the busiest GPU [s].
-    dispatch, combine : AllToAllTime
-    step : StepTime
-        Compute against communication with the chosen overlap.
-    passes : int
-        1 for a forward pass, 3 for forward and backward (compute), with 2
-        all-to-alls per pass direction.
-    """
-
-    model: str
-    tokens_per_gpu: float
-    ep_degree: int
-    domain_size: int
-    attention_s: float
-    experts_s: float
-    dispatch: AllToAllTime
-    combine: AllToAllTime
-    step: StepTime
-    passes: int
-
-    @property
-    def compute_s(self) -> float:
-        """Compute of the layer [s]."""
-        return float(self.step.compute_s)
-
-    @property
-    def communication_s(self) -> float:
-        """Dispatch and combine (twice each with the backward pass) [s]."""
-        return float(self.step.communication_s)
-
-    @property
-    def communication_share(self) -> float:
-        """Exposed communication over the layer's time [-]."""
-        return float(self.step.exposed_communication_s / self.step.step_s)
-
-    @property
-    def compute_to_communication(self) -> float:
-        """Compute time over communication time (DeepSeek-V3's ratio) [-]; inf with no communication (one GPU)."""
-        return float(self.compute_s / self.communication_s) if self.communication_s else math.inf
-
-
-def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_size=8,
-                   scale_up_link=None, network_link="InfiniBand NDR", imbalance_factor=1.0,
-                   dispatch_bytes_per_element=1.0, combine_bytes_per_element=2.0, hierarchical=True,
-                   path="host-initiated (NCCL)", flop_per_s=None, communication_sm_fraction=0.0,
-                   overlap_fraction=0.0, backward=False) -> MoELayerStep:
-    """Time of one MoE layer on one GPU of an expert-parallel group.
-
-    Compute runs at ``flop_per_s`` (the GPU's measured matmul rate by
-    default) on the SMs left over by communication kernels:
-
-    .. math::
-
-        t_\\text{compute} = p\\,\\frac{T (F_\\text{local} + \\iota F_\\text{experts})}
-                                 {R\\,(1 - \\sigma)}, \\qquad
-        t_\\text{comm} = q\\,(t_\\text{dispatch} + t_\\text{combine})
-
-    with :math:`F` the forward FLOPs per token of
-    :meth:`MoEModel.layer_forward_flops_per_token`, :math:`\\iota` the
-    imbalance, a share :math:`\\sigma` of the GPU's SMs given to communication
-    kernels,
-    and :math:`p = 1, q = 1` forward or :math:`p = 3, q = 2` forward and
-    backward. :func:`~interconnect_lab.utilization.step_time` then hides
-    ``overlap_fraction`` of the communication under compute (DeepSeek's
-    DualPipe overlaps nearly all of it).
-
-    Parameters
-    ----------
-    model : MoEModel or str
-    tokens_per_gpu : float
-        Tokens each GPU routes [token], in (0, :data:`MAX_TOKENS`].
-    ep_degree : int
-        n [-].
-    gpu : str or catalog.GPU
-        Catalog GPU or GPU variant (``"H800 SXM"``).
-    domain_size : int
-        GPUs per scale-up domain g [-].
-    scale_up_link : str, optional
-        Catalog NVLink generation; the GPU's own by default.
-    network_link : str
-        Catalog network port, one per GPU.
-    imbalance_factor : float
-        In [1, n] [-].
-    dispatch_bytes_per_element, combine_bytes_per_element : float
-        FP8 dispatch (1, plus one 4-byte scale per 128 elements), BF16 combine (2) [B].
-    hierarchical : bool
-    path : str
-        Key of :data:`COMMUNICATION_PATHS`.
-    flop_per_s : float, optional
-        Compute rate [FLOP/s], in [1, 1e21].
-    communication_sm_fraction : float
-        Share of the GPU's SMs the communication kernels hold, in [0, 1) [-]
-        (DeepSeek-V3: 20 of 132).
-    overlap_fraction : float
-        [0, 1] [-].
-    backward : bool
-        Forward and backward (training) instead of forward only.
-
-    Returns
-    -------
-    MoELayerStep
-
-    Examples
-    --------
-    DeepSeek-V3 on 64 H800 (8 NVLinks per GPU), one InfiniBand NDR port each:
-
-    >>> step = moe_layer_step("DeepSeek-V3", 4096, 64, gpu="H800 SXM", network_link="InfiniBand NDR")
-    >>> round(step.compute_to_communication, 2)
-    1.02
-    """
-    if isinstance(model, str):
-        model = moe_model(model)
-    if not isinstance(model, MoEModel):
-        raise TypeError(f"model must be an MoEModel or its name, got {type(model).__name__}")
-    spec = _resolve_gpu(gpu)
-    scale_up_link = spec.scale_up_link if scale_up_link is None else scale_up_link
-    n = check_integer("ep_degree", ep_degree, minimum=1)
-    sms = check_number("communication_sm_fraction", communication_sm_fraction, minimum=0, maximum=1,
-                       max_inclusive=False, scalar=True)
-    rate = (spec.measured_matmul_flop_per_s or spec.bf16_flop_per_s) if flop_per_s is None else \
-        check_number("flop_per_s", flop_per_s, unit="FLOP/s", minimum=1, maximum=1e21, scalar=True)
-    iota = _check_imbalance(imbalance_factor, n)
-    tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0, min_inclusive=False,
-                          maximum=MAX_TOKENS, scalar=True)
-    backward = check_flag("backward", backward)
-    overlap_fraction = check_number("overlap_fraction", overlap_fraction, minimum=0, maximum=1, scalar=True)
-
-    dispatch, combine = dispatch_and_combine(
-        tokens, model.hidden_size, model.top_k, n, experts=model.experts, domain_size=domain_size,
-        hierarchical=hierarchical, max_domains_per_token=model.max_nodes_per_token,
-        dispatch_bytes_per_element=dispatch_bytes_per_element, combine_bytes_per_element=combine_bytes_per_element,
-        scale_up_link=scale_up_link, network_link=network_link, imbalance_factor=iota, path=path)
-    local, routed = model.layer_forward_flops_per_token()
-    passes, directions = (3, 2) if backward else (1, 1)
-    usable = rate * (1 - sms)
-    attention = passes * tokens * local / usable
-    experts = passes * tokens * iota * routed / usable
-    communication = directions * (dispatch.time_s + combine.time_s)
-    step = step_time(attention + experts, communication, overlap_fraction)
-    return MoELayerStep(model=model.name, tokens_per_gpu=tokens, ep_degree=n, domain_size=min(domain_size, n),
-                        attention_s=float(attention), experts_s=float(experts), dispatch=dispatch, combine=combine,
-                        step=step, passes=passes)
-

@@ -1,0 +1,125 @@
+"""Deprecated aliases of moved modules and renamed names, kept for one release (as QuantEcon.py does).
+
+A moved module leaves a small module at its old path that calls :func:`warn_moved`
+and re-exports the new module's names (:data:`MOVED_MODULES`); a renamed name is
+served, with a warning on every access, by the ``__getattr__`` of the modules that
+held it, through :func:`renamed_attribute` (:data:`RENAMED_NAMES`); a renamed keyword
+argument is accepted, with a warning, by :func:`renamed_parameters`. Nothing in the
+library, the tests or the book uses any of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+import warnings
+
+
+def warn_moved(old: str) -> None:
+    """Warn, from the module ``old`` as it is imported, where its names live now (:data:`MOVED_MODULES`)."""
+    new = MOVED_MODULES[old]
+    # stacklevel 3: past this function and the old module, to the import statement that named it
+    # (Python skips the import machinery's own frames).
+    warnings.warn(f"{old} is deprecated and will be removed in the next release: import from {new} instead",
+                  DeprecationWarning, stacklevel=3)
+
+
+#: Modules that moved, by old name, with where their names live now; each old module stays
+#: importable (with a warning) for one release.
+MOVED_MODULES = {
+    "interconnect_lab.moe_models": "interconnect_lab.moe",
+    "interconnect_lab.collectives_reference": "interconnect_lab.collectives.reference",
+    "interconnect_lab.plotting.fidelity": "interconnect_lab.plotting.matmul and .training",
+    "interconnect_lab.plotting.links": "interconnect_lab.plotting.catalog",
+    "interconnect_lab.plotting.multipath": "interconnect_lab.plotting.fabric",
+    "interconnect_lab.plotting.nvlink": "interconnect_lab.plotting.catalog, .topology and .training",
+    "interconnect_lab.plotting.power": "interconnect_lab.plotting.energy and .silicon",
+    "interconnect_lab.plotting.topologies": "interconnect_lab.plotting.topology and .roadmap",
+    "interconnect_lab.widgets.multipath": "interconnect_lab.widgets.fabric",
+    "interconnect_lab.widgets.nvlink": "interconnect_lab.widgets.training",
+    "interconnect_lab.widgets.power": "interconnect_lab.widgets.energy",
+    "interconnect_lab.widgets.topologies": "interconnect_lab.widgets.topology and .roadmap",
+}
+
+_FABRIC_RENAMES = {
+    "CollectiveResult": "SimulatedCollective", "collective_time": "simulate_collective",
+    "ring_all_reduce": "ring_all_reduce_traffic", "hierarchical_all_reduce": "hierarchical_all_reduce_traffic",
+}
+
+#: Public names that meant two things, by module: old name -> new name. The old name still
+#: answers, with a warning, for one release.
+RENAMED_NAMES = {
+    "interconnect_lab": {"CollectiveResult": "CollectivePerformance"},
+    "interconnect_lab.collectives": {"CollectiveResult": "CollectivePerformance"},
+    "interconnect_lab.collectives.model": {"CollectiveResult": "CollectivePerformance"},
+    "interconnect_lab.fabric": _FABRIC_RENAMES,
+    "interconnect_lab.fabric.simulation": {old: new for old, new in _FABRIC_RENAMES.items()
+                                           if old in ("CollectiveResult", "collective_time")},
+    "interconnect_lab.fabric.traffic": {old: new for old, new in _FABRIC_RENAMES.items() if old.endswith("all_reduce")},
+}
+
+
+def renamed_attribute(module: str, name: str):
+    """``module``'s new name for the old ``name``, with a warning; AttributeError if ``name`` was not renamed.
+
+    A module whose names were renamed ends with::
+
+        def __getattr__(name):
+            return renamed_attribute(__name__, name)
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = renamed_attribute("interconnect_lab.collectives", "CollectiveResult")
+    >>> result.__name__
+    'CollectivePerformance'
+    >>> print(caught[0].message)
+    interconnect_lab.collectives.CollectiveResult is deprecated and will be removed in the next release: use interconnect_lab.collectives.CollectivePerformance instead
+    """
+    new = RENAMED_NAMES.get(module, {}).get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release: use {module}.{new} instead",
+                  DeprecationWarning, stacklevel=3)
+    return getattr(sys.modules.get(module) or importlib.import_module(module), new)
+
+
+def renamed_parameters(**renamed):
+    """Decorator: accept each old keyword ``old=new`` for one release, with a warning, as ``new``.
+
+    The signature (``inspect.signature``) and the docstring show only the new names.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @renamed_parameters(cluster_="cluster")
+    ... def gpus(cluster):
+    ...     return cluster
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     gpus(cluster_=8)
+    8
+    >>> print(caught[0].message)
+    gpus(cluster_=...) is deprecated and will be removed in the next release: use gpus(cluster=...) instead
+    """
+
+    def decorate(function):
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            for old, new in renamed.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(f"{function.__name__}() got both {old!r} (deprecated) and {new!r}: "
+                                        f"pass only {new!r}")
+                    warnings.warn(f"{function.__name__}({old}=...) is deprecated and will be removed in the next "
+                                  f"release: use {function.__name__}({new}=...) instead", DeprecationWarning,
+                                  stacklevel=2)
+                    kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

@@ -1,0 +1,58 @@
+"""Mixture of experts: expert parallelism and the all-to-all traffic it makes.
+
+A mixture-of-experts (MoE) layer replaces a transformer's one MLP with many
+*experts* and a router that sends every token to its ``top_k`` best experts.
+With *expert parallelism* (EP) the experts are spread over ``ep_degree`` GPUs,
+so every MoE layer moves tokens twice:
+
+- **dispatch**: each GPU sends each of its tokens' hidden vectors to the GPUs
+  that hold the chosen experts (an all-to-all);
+- **combine**: the experts' outputs travel back and are summed with the
+  router's weights (another all-to-all, the same bytes in reverse).
+
+This module counts those bytes (:func:`all_to_all_traffic`), draws skewed
+routing with a seed (:func:`routing_load`), times the two all-to-alls on a
+scale-up domain and a network with the α-β model of
+:mod:`interconnect_lab.collectives` (:func:`expert_parallel_all_to_all`), flat
+or hierarchical (NVLink inside the domain, one network copy per destination
+domain, as DeepEP does), host- or GPU-initiated (:data:`COMMUNICATION_PATHS`),
+and puts compute and communication together into the time of one MoE layer
+(:func:`moe_layer_step`).
+
+The model's assumptions, stated once: destinations are uniformly random unless
+a routing draw says otherwise; every GPU has its link to itself (NVSwitch, a
+non-blocking fat tree); the busiest receiver sets the pace of an all-to-all.
+
+Examples
+--------
+DeepSeek-V3's layer on 64 H800 (8 nodes of 8), 4,096 tokens per GPU:
+
+>>> from interconnect_lab import moe
+>>> model = moe.moe_model("DeepSeek-V3")
+>>> traffic = moe.all_to_all_traffic(4096, model.hidden_size, model.top_k, 64, experts=model.experts,
+...                                  bytes_per_element=1.0, domain_size=8, hierarchical=True,
+...                                  max_domains_per_token=model.max_nodes_per_token)
+>>> round(traffic.network_bytes / 1e6, 1), round(traffic.scale_up_bytes / 1e6, 1)
+(91.9, 189.1)
+"""
+
+from .layer import MoELayerStep, moe_layer_step
+from .models import DEEPSEEK_V3, MIXTRAL, MOE_MODELS, MoEModel, moe_model  # noqa: F401
+from .routing import (
+    MAX_EXPERTS, MAX_TOKENS, RoutingLoad, expected_ranks_per_token, incast_fan_in, routing_load,
+    zipf_expert_shares,
+)
+from .traffic import (
+    COMMUNICATION_PATHS, AllToAllTime, AllToAllTraffic, CommunicationPath, all_to_all_traffic,
+    communication_path, dispatch_and_combine, expert_parallel_all_to_all, fp8_scale_bytes,
+)
+
+__all__ = [
+    "MoEModel", "MOE_MODELS", "moe_model",
+    "expected_ranks_per_token", "AllToAllTraffic", "all_to_all_traffic",
+    "zipf_expert_shares", "RoutingLoad", "routing_load",
+    "CommunicationPath", "COMMUNICATION_PATHS", "communication_path",
+    "AllToAllTime", "expert_parallel_all_to_all",
+    "MoELayerStep", "moe_layer_step", "incast_fan_in", "fp8_scale_bytes", "dispatch_and_combine",
+    "MAX_EXPERTS", "MAX_TOKENS",
+]

@@ -1,0 +1,112 @@
+"""Modules and names that moved keep a deprecated alias for one release: it warns, and still works."""
+
+import importlib
+import pathlib
+import re
+import sys
+
+import pytest
+
+from interconnect_lab._deprecation import MOVED_MODULES
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def fresh_import(name):
+    """Import ``name`` as if for the first time (a module warns only when it is first imported)."""
+    sys.modules.pop(name, None)
+    return importlib.import_module(name)
+
+
+@pytest.mark.parametrize("old", sorted(MOVED_MODULES))
+def test_a_moved_module_warns_and_still_holds_its_names(old):
+    if old.startswith(("interconnect_lab.plotting", "interconnect_lab.widgets")):
+        pytest.importorskip("matplotlib")
+        pytest.importorskip("ipywidgets")
+    with pytest.warns(DeprecationWarning, match=re.escape(MOVED_MODULES[old])):
+        module = fresh_import(old)
+    assert module.__all__
+    missing = [name for name in module.__all__ if not hasattr(module, name)]
+    assert not missing
+
+
+def test_nothing_in_the_repository_imports_a_moved_module():
+    """The library, the tests, the tools and the book use the new paths."""
+    old_paths = sorted(MOVED_MODULES, key=len, reverse=True)
+    patterns = [re.compile(r"\b" + re.escape(old) + r"\b") for old in old_paths]
+    aliases = {ROOT / (old.replace(".", "/") + ".py") for old in MOVED_MODULES}
+    found = []
+    for folder in ("interconnect_lab", "tests", "tools", "benchmarks", "book"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in (".py", ".ipynb", ".md") or path in aliases or "_build" in path.parts \
+                    or path.name in ("test_deprecations.py", "_deprecation.py"):
+                continue
+            text = path.read_text(encoding="utf-8")
+            for pattern in patterns:
+                if pattern.search(text):
+                    found.append(f"{path.relative_to(ROOT)}: {pattern.pattern}")
+    assert not found, found
+
+
+def renamed():
+    from interconnect_lab._deprecation import RENAMED_NAMES
+
+    return [(module, old, new) for module, names in sorted(RENAMED_NAMES.items()) for old, new in names.items()]
+
+
+@pytest.mark.parametrize(("module", "old", "new"), renamed())
+def test_a_renamed_name_warns_and_is_the_new_one(module, old, new):
+    namespace = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=rf"{re.escape(module)}\.{old} is deprecated.*{re.escape(module)}\.{new}"):
+        value = getattr(namespace, old)
+    assert value is getattr(namespace, new)
+    assert old not in getattr(namespace, "__all__", ())
+
+
+def test_an_unknown_name_is_still_an_attribute_error():
+    import interconnect_lab.fabric
+
+    with pytest.raises(AttributeError, match="no attribute 'CollectiveResults'"):
+        interconnect_lab.fabric.CollectiveResults  # noqa: B018
+
+
+def test_nothing_in_the_repository_uses_a_renamed_name():
+    found = []
+    patterns = []
+    for module, old, _ in renamed():
+        patterns.append(re.compile(r"\b" + re.escape(module.rsplit(".", 1)[-1]) + r"\." + old + r"\b"))
+        patterns.append(re.compile(r"from\s+" + re.escape(module) + r"\s+import\s+(\([^)]*|[^\n]*)\b" + old + r"\b"))
+    for folder in ("interconnect_lab", "tests", "tools", "benchmarks", "book"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in (".py", ".ipynb", ".md") or "_build" in path.parts \
+                    or path.name in ("test_deprecations.py", "_deprecation.py"):
+                continue
+            text = path.read_text(encoding="utf-8")
+            found += [f"{path.relative_to(ROOT)}: {pattern.pattern}" for pattern in patterns if pattern.search(text)]
+    assert not found, found
+
+
+def test_a_renamed_keyword_warns_and_gives_the_same_answer():
+    from interconnect_lab import training
+
+    config = training.parallel_config(64, global_batch_size=64, tensor_parallel=8)
+    new = training.training_step("GPT-3 175B", "MegaScale", config, software="Megatron-LM 2023")
+    with pytest.warns(DeprecationWarning, match=r"training_step\(cluster_=\.\.\.\) is deprecated.*cluster=\.\.\."):
+        old = training.training_step("GPT-3 175B", cluster_="MegaScale", config=config, software="Megatron-LM 2023")
+    assert old.step_s == new.step_s
+    with pytest.warns(DeprecationWarning, match=r"software_"):
+        training.memory_per_gpu("GPT-3 175B", "MegaScale", config, software_="Megatron-LM 2023")
+    with pytest.raises(TypeError, match="both 'cluster_' .* and 'cluster'"):
+        training.scale_out_variants(cluster="MegaScale", cluster_="MegaScale")
+
+
+def test_the_training_functions_take_plain_cluster_and_software_parameters():
+    import inspect
+
+    from interconnect_lab import training
+
+    for function in (training.training_step, training.memory_per_gpu, training.parallel_traffic,
+                     training.tensor_parallel_layer, training.tensor_parallel_scan, training.network_scan,
+                     training.parallel_sweep, training.megascale_ablation, training.scale_out_variants):
+        parameters = inspect.signature(function).parameters
+        assert "cluster" in parameters and "cluster_" not in parameters and "software_" not in parameters, function
