@@ -22,6 +22,7 @@ The policy every public model function follows:
 from __future__ import annotations
 
 import difflib
+import math
 import numbers
 from collections.abc import Iterable
 
@@ -100,6 +101,10 @@ def check_number(name, value, *, unit="", minimum=None, maximum=None,
     ...
     TypeError: flop_per_s must be a single real number (>= 0 FLOP/s), got [1000000000000000.0]
     """
+    if (type(value) is float and math.isfinite(value) or type(value) is int and -2 ** 53 <= value <= 2 ** 53) and (
+            minimum is None or (value >= minimum if min_inclusive else value > minimum)) and (
+            maximum is None or (value <= maximum if max_inclusive else value < maximum)):
+        return float(value)  # the common case, checked without building a message
     valid = _describe_range(minimum, maximum, min_inclusive, max_inclusive, unit)
     if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
         raise TypeError(f"{name} must be a real number ({valid}), got {value!r}")
@@ -111,6 +116,9 @@ def check_number(name, value, *, unit="", minimum=None, maximum=None,
     scalar = isinstance(value, numbers.Real)
     try:
         array = np.asarray(value, dtype=float)
+    except OverflowError:
+        raise ValueError(f"{name} = {_short(value)}{' ' + unit if unit else ''} is not valid: it is beyond "
+                         f"a float's range; it must be {valid}") from None
     except (TypeError, ValueError):
         raise TypeError(
             f"{name} must be a real number or an array of them ({valid}), got {value!r}"
@@ -258,6 +266,8 @@ def check_finite_result(name, value, *, unit="", **inputs):
 
 
 def _short(value):
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(value) > 2 ** 1023:
+        return f"{'-' if value < 0 else ''}an integer of {len(str(abs(value)))} digits"
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return f"{value:g}"
     if isinstance(value, np.ndarray) and value.size > 1:

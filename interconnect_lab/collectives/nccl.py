@@ -289,6 +289,7 @@ class _CostTable:
     unavailable: np.ndarray      # (C,) bool
     channels: int
     plateau_bytes: float         # size from which the plateau factor applies [B]
+    rows: tuple = ()             # the same per candidate as plain floats, for one size at a time
 
 
 @functools.lru_cache(maxsize=4096)
@@ -312,8 +313,11 @@ def _cost_table(collective, system, allowed):
                       and system.nodes > 1 and system.architecture != "volta")
         if cost.algorithm in ("ring", "pat", "collnet_chain"):
             bytes_per_channel[i] = _bytes_per_channel(system, cost.algorithm, cost.protocol)
+    rows = tuple((c.latency_s, c.algorithm_bandwidth_bytes_per_s, c.channel_bandwidth_bytes_per_s,
+                  float(bytes_per_channel[i, 0]), bool(plateau[i, 0]), tuple(correction[i]))
+                 for i, c in enumerate(costs))
     return _CostTable(
-        costs=costs, latency=np.array([[c.latency_s] for c in costs]),
+        rows=rows, costs=costs, latency=np.array([[c.latency_s] for c in costs]),
         bandwidth=np.array([[c.algorithm_bandwidth_bytes_per_s] for c in costs]),
         per_channel=np.array([[c.channel_bandwidth_bytes_per_s] for c in costs]),
         bytes_per_channel=bytes_per_channel, correction=correction, plateau=plateau,
@@ -350,6 +354,23 @@ def _candidate_times(table, size):
     return estimate.reshape(shape), time.reshape(shape)
 
 
+def _scalar_time(table, size):
+    """:func:`_candidate_times` for one size in plain floats: the chosen candidate's time [s]."""
+    index = min(max(int(math.floor(math.log2(size / 64))), 0), 24) if size >= 64 else None
+    best_estimate, best_time = math.inf, math.inf
+    for latency, bandwidth, per_channel, per_channel_bytes, plateau, correction in table.rows:
+        factor = correction[index] if index is not None else 1.0
+        if plateau and size >= table.plateau_bytes:
+            latency *= tuning.RING_PLATEAU_LATENCY_FACTOR
+        share = 1.0
+        if per_channel_bytes != math.inf:
+            share = min(1.0, min(max(size / per_channel_bytes, 1.0), table.channels) * per_channel / bandwidth)
+        estimate = latency + size / (bandwidth * factor)
+        if estimate < best_estimate:
+            best_estimate, best_time = estimate, latency + size / (bandwidth * factor * share)
+    return best_time
+
+
 def nccl_time(collective, size_bytes, system: CollectiveSystem):
     """Time of ``collective`` of ``size_bytes`` on ``system`` as NCCL runs it [s]: the time of
     :func:`nccl_collective`, without the rest of its result (fast, for models that price
@@ -366,8 +387,11 @@ def nccl_time(collective, size_bytes, system: CollectiveSystem):
     check_choice("collective", collective, NCCL_COLLECTIVES)
     if not isinstance(system, CollectiveSystem):
         raise TypeError(f"system must be a CollectiveSystem, got {system!r}")
-    size = np.asarray(check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=1e30), dtype=float)
-    estimates, times = _candidate_times(_cost_table(collective, system, "available"), size)
+    size = check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=1e30)
+    table = _cost_table(collective, system, "available")
+    if np.ndim(size) == 0:
+        return _scalar_time(table, float(size))
+    estimates, times = _candidate_times(table, np.asarray(size, dtype=float))
     time = np.take_along_axis(times, np.argmin(estimates, axis=0)[None], axis=0)[0]
     return float(time) if np.ndim(time) == 0 else time
 
