@@ -52,17 +52,14 @@ def test_no_tensor_parallelism_no_communication():
 # The time is the collectives model's; the step is training_step's -----------------------------
 
 def test_time_is_the_collectives_faster_of_ring_and_nvls_over_nvlink():
-    # Inside an NVSwitch domain NCCL's tuner takes the faster of ring and NVLink SHARP
-    # (NVLS, with NCCL's Hopper efficiency and latency).
+    # Inside an NVSwitch domain NCCL runs the cheapest by its own estimate: NVLink SHARP on
+    # 8 H100 for this layer's all-reduces (collectives.nccl_collective).
     result = layer(t=8)
-    params = collectives.link_parameters(catalog.link("NVLink 4"))
-    ring = collectives.all_reduce_time(result.message_bytes, 8, algorithm="ring", **params)
-    nvls = collectives.all_reduce_time(result.message_bytes, 8, params["bandwidth_bytes_per_s"],
-                                       collectives.NVLS_LATENCY_S / 2, algorithm="nvls",
-                                       efficiency=params["efficiency"],
-                                       algorithm_efficiency=collectives.nvls_efficiency("NVLink 4"))
-    assert nvls < ring
-    assert result.communication_s == pytest.approx(result.all_reduces * nvls, rel=1e-12)
+    system = tr.system_cluster("DGX H100").group_system(8, 8)
+    chosen = collectives.nccl_collective("all_reduce", result.message_bytes, system)
+    ring = collectives.nccl_collective("all_reduce", result.message_bytes, system, algorithm="ring")
+    assert chosen.algorithm == "nvls" and chosen.time_s < ring.time_s
+    assert result.communication_s == pytest.approx(result.all_reduces * chosen.time_s, rel=1e-12)
     assert result.exposed_s == result.communication_s          # SC21's Megatron-LM: no overlap
     assert not result.crosses_network
 
@@ -76,10 +73,10 @@ def test_step_share_and_per_layer_time_add_up_to_the_step():
 
 
 def _seconds_per_byte(cluster, ranks, ranks_per_node):
-    """Seconds per byte of a tensor-parallel all-reduce: its bandwidth-bound slope."""
-    from interconnect_lab.training.step import _alpha_beta
-    return _alpha_beta("all_reduce", ranks, ranks_per_node, cluster.scale_up_bytes_per_s,
-                       cluster.scale_out_bytes_per_s)[1]
+    """Seconds per byte of a tensor-parallel all-reduce: its bandwidth-bound slope at 1-2 GiB."""
+    system = cluster.group_system(ranks, ranks_per_node)
+    size = 2.0 ** 30
+    return (collectives.nccl_time("all_reduce", 2 * size, system) - collectives.nccl_time("all_reduce", size, system)) / size
 
 
 def test_a_group_larger_than_the_nvlink_domain_crosses_the_network_and_slows_down():

@@ -597,6 +597,21 @@ class CalibratedCluster(training.Cluster):
             return super().scale_out_bytes_per_s
         return self.measured_scale_out_bytes_per_s / coll.NETWORK_EFFICIENCY
 
+    @property
+    def collective_nvlink_bytes_per_s(self) -> float:
+        """One GPU's NVLink bandwidth as the collective model takes it: the measured one if any [B/s]."""
+        if self.measured_scale_up_bytes_per_s is None:
+            return super().collective_nvlink_bytes_per_s
+        return self.measured_scale_up_bytes_per_s
+
+    @property
+    def collective_port_bytes_per_s(self) -> float:
+        """One GPU's share of the ports as the collective model takes it: the measured rate over
+        :data:`~interconnect_lab.collectives.NETWORK_EFFICIENCY` if any [B/s]."""
+        if self.measured_scale_out_bytes_per_s is None:
+            return super().collective_port_bytes_per_s
+        return self.measured_scale_out_bytes_per_s / coll.NETWORK_EFFICIENCY
+
 
 def _cluster_or_system(name):
     """The published cluster called ``name``, or one built from the catalog system of that name."""

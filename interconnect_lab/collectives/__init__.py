@@ -1,4 +1,19 @@
-"""Collective operations: α-β cost models, and algbw and busbw as nccl-tests defines them.
+"""Collective operations: α-β cost models, what NCCL runs on a machine, and algbw and busbw.
+
+Two layers, the second built on the first:
+
+1. **α-β models per link** (:func:`collective_performance` and friends): an
+   algorithm's steps and bytes over one link of bandwidth :math:`B` and step
+   latency :math:`\alpha` (what chapter 7 teaches first);
+2. **the model of what NCCL runs** (:func:`nccl_collective`, :func:`nccl_time`)
+   on a :class:`CollectiveSystem` (GPUs, NVLink domains, ports, SHARP): every
+   algorithm and protocol NCCL has for the collective is one α-β line, with
+   NCCL's own latencies and its bus bandwidth from the channels its topology
+   search finds (a ring is exactly :func:`collective_performance`'s ring with
+   :math:`B` = NCCL's bus bandwidth, :math:`\alpha` = its hop latency and
+   :math:`t_0` = its base latency); NCCL runs the cheapest. All-to-all and
+   send/recv are point-to-point pairs bounded by each GPU's port
+   (:func:`point_to_point`). Every other module prices its collectives here.
 
 Every rank holds a buffer; a *collective* combines them (all-reduce, all-gather,
 reduce-scatter, broadcast, reduce, all-to-all, send/recv). An *algorithm* is the
@@ -64,6 +79,15 @@ from .algorithms import (  # noqa: F401
     Algorithm, algorithms_for, bus_bandwidth_factor, algorithm_bandwidth, bus_bandwidth,
 )
 from .model import CollectivePerformance, collective_performance
+from .system import (  # noqa: F401
+    ARCHITECTURES, CPU_VENDORS, NCCL_NVLINK_BYTES_PER_S_PER_LINK, CollectiveSystem, architecture_of,
+    collective_system, nvlink_bytes_per_s,
+)
+from .tuning import NCCL_ALGORITHMS, PROTOCOLS  # noqa: F401
+from .nccl import (  # noqa: F401
+    NCCL_COLLECTIVES, AlgorithmCost, Candidate, NcclCollective, algorithm_costs, nccl_collective, nccl_time,
+)
+from .point_to_point import POINT_TO_POINT_COLLECTIVES, PointToPoint, point_to_point  # noqa: F401
 from .times import (  # noqa: F401
     collective_time, all_reduce_time, all_gather_time, reduce_scatter_time, broadcast_time,
     reduce_time, all_to_all_time, send_recv_time, crossover_size, half_bandwidth_size,
@@ -133,6 +157,11 @@ __all__ = [
     "half_bandwidth_size",
     # nccl-tests definitions
     "BUS_BANDWIDTH_SOURCE", "algorithm_bandwidth", "bus_bandwidth", "bus_bandwidth_factor",
+    # what NCCL runs on a machine
+    "ARCHITECTURES", "CPU_VENDORS", "NCCL_NVLINK_BYTES_PER_S_PER_LINK", "CollectiveSystem", "collective_system",
+    "architecture_of", "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
+    "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
+    "PointToPoint", "point_to_point",
 ]
 
 

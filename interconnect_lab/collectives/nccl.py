@@ -314,7 +314,7 @@ def _cost_table(collective, system, allowed):
         if cost.algorithm in ("ring", "pat", "collnet_chain"):
             bytes_per_channel[i] = _bytes_per_channel(system, cost.algorithm, cost.protocol)
     rows = tuple((c.latency_s, c.algorithm_bandwidth_bytes_per_s, c.channel_bandwidth_bytes_per_s,
-                  float(bytes_per_channel[i, 0]), bool(plateau[i, 0]), tuple(correction[i]))
+                  float(bytes_per_channel[i, 0]), bool(plateau[i, 0]), tuple(map(float, correction[i])))
                  for i, c in enumerate(costs))
     return _CostTable(
         rows=rows, costs=costs, latency=np.array([[c.latency_s] for c in costs]),

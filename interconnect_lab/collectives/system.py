@@ -27,7 +27,7 @@ from ..sources import Source
 
 __all__ = [
     "ARCHITECTURES", "CPU_VENDORS", "NCCL_NVLINK_BYTES_PER_S_PER_LINK", "NCCL_TOPOLOGY",
-    "CollectiveSystem", "collective_system", "architecture_of",
+    "CollectiveSystem", "collective_system", "architecture_of", "nvlink_bytes_per_s",
 ]
 
 #: NCCL's source at the commit every constant of the collective model was read from.
@@ -68,6 +68,27 @@ CUDA_GPUS = Source(
 #: Where the NVLink generation of a GPU tells its NCCL class (for GPUs not named above).
 _BY_NVLINK = MappingProxyType({"NVLink 2": "volta", "NVLink 3": "ampere", "NVLink 4": "hopper",
                                "NVLink 5": "blackwell"})
+
+
+def nvlink_bytes_per_s(link) -> float:
+    """One GPU's NVLink bandwidth, one direction, as NCCL counts it: links x its per-link rate [B/s].
+
+    NCCL keys the per-link rate by the GPU's architecture, which fixes the NVLink
+    generation; here the generation picks it, so that a what-if (NVLink 5 on a
+    Hopper GPU) takes the link's rate.
+
+    Examples
+    --------
+    >>> round(nvlink_bytes_per_s("NVLink 4") / 1e9, 1), round(nvlink_bytes_per_s("NVLink 5") / 1e9, 1)
+    (370.8, 721.8)
+    """
+    from .. import catalog
+
+    entry = catalog.link(link) if isinstance(link, str) else link
+    if entry.name not in _BY_NVLINK:
+        raise ValueError(f"link {entry.name!r} is not an NVLink generation NCCL knows: "
+                         f"{', '.join(map(repr, _BY_NVLINK))}")
+    return entry.links_per_gpu * NCCL_NVLINK_BYTES_PER_S_PER_LINK[_BY_NVLINK[entry.name]]
 
 
 def architecture_of(gpu) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 from types import MappingProxyType
@@ -109,6 +110,50 @@ class Cluster:
         """One GPU's share of the node's compute-fabric ports, one direction [B/s]."""
         port = catalog.link(self.scale_out_link).per_direction_bytes_per_s
         return self.nics_per_node * port / self.gpus_per_node
+
+    @property
+    def collective_nvlink_bytes_per_s(self) -> float:
+        """One GPU's NVLink bandwidth, one direction, as NCCL counts it (links x its per-link rate) [B/s]."""
+        from .. import collectives
+
+        return collectives.nvlink_bytes_per_s(self.scale_up_link)
+
+    @property
+    def collective_port_bytes_per_s(self) -> float:
+        """One GPU's share of the node's ports at line rate, one direction [B/s] (as NCCL reads a port)."""
+        port = catalog.link(self.scale_out_link).per_direction_bytes_per_s
+        return port * self.nics_per_node / self.gpus_per_node
+
+    def group_system(self, ranks: int, ranks_per_node: int, network_slowdown: float = 1.0):
+        """The :class:`~interconnect_lab.collectives.CollectiveSystem` one group of ``ranks`` GPUs runs on.
+
+        The group has ``ranks_per_node`` GPUs in each node it spans (a whole number of nodes;
+        otherwise each rank is taken to sit in a node of its own). Every other group runs its
+        own collective at the same time, so each of the group's GPUs has its own share of the
+        node's ports (``nics_per_node / gpus_per_node`` of them, counted as one port of that
+        rate), divided by ``network_slowdown`` above oversubscribed pods, and all of its NVLink.
+
+        Examples
+        --------
+        >>> from interconnect_lab import training
+        >>> s = training.cluster("Selene").group_system(64, 1)
+        >>> s.nodes, s.gpus_per_node, s.nic_bytes_per_s / 1e9
+        (64, 1, 25.0)
+        """
+        return _group_system(self, ranks, ranks_per_node, network_slowdown)
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_system(cluster, ranks, ranks_per_node, network_slowdown):
+    from .. import collectives
+
+    per_node = ranks_per_node if ranks % ranks_per_node == 0 else 1
+    return collectives.CollectiveSystem(
+        architecture=collectives.architecture_of(cluster.gpu_spec), nodes=ranks // per_node,
+        gpus_per_node=per_node, nvlink_bytes_per_s=cluster.collective_nvlink_bytes_per_s,
+        nvswitch=cluster.gpus_per_node > 2, nics_per_node=per_node,
+        nic_bytes_per_s=cluster.collective_port_bytes_per_s / network_slowdown,
+        name=f"{ranks // per_node} x {per_node} {cluster.gpu}")
 
 
 #: Precisions the weight GEMMs can run in.

@@ -33,42 +33,6 @@ from .config import ParallelConfig
 # Communication (through interconnect_lab.collectives)
 # ============================================================================
 
-@functools.lru_cache(maxsize=4096)
-def _alpha_beta(kind, ranks, ranks_per_node, scale_up_bytes_per_s, scale_out_bytes_per_s):
-    """(fixed seconds, seconds per byte) of one collective, from :mod:`collectives`.
-
-    Every collective model there is affine in the message size, so two numbers
-    describe it; caching them keeps a sweep of thousands of splits fast.
-    ``ranks_per_node >= ranks``: the group lives inside one node (NVLink ring);
-    ``ranks_per_node == 1``: every step crosses the network (ring over the
-    GPU's NIC share); otherwise a two-level (hierarchical) collective.
-    """
-    if kind == "send_recv":
-        if ranks_per_node >= 2:
-            result = collectives.collective_performance(
-                "send_recv", 1.0, 2, scale_up_bytes_per_s, collectives.NVLINK_STEP_LATENCY_S, "direct",
-                efficiency=collectives.NVLINK_EFFICIENCY)
-        else:
-            result = collectives.collective_performance(
-                "send_recv", 1.0, 2, scale_out_bytes_per_s, collectives.NETWORK_STEP_LATENCY_S, "direct",
-                efficiency=collectives.NETWORK_EFFICIENCY)
-    elif ranks_per_node >= ranks:
-        result = collectives.collective_performance(
-            kind, 1.0, ranks, scale_up_bytes_per_s, collectives.NVLINK_STEP_LATENCY_S, "ring",
-            efficiency=collectives.NVLINK_EFFICIENCY)
-    elif ranks_per_node == 1 or ranks % ranks_per_node:
-        result = collectives.collective_performance(
-            kind, 1.0, ranks, scale_out_bytes_per_s, collectives.NETWORK_STEP_LATENCY_S, "ring",
-            efficiency=collectives.NETWORK_EFFICIENCY)
-    else:
-        result = collectives.collective_performance(
-            kind, 1.0, ranks, scale_up_bytes_per_s, collectives.NVLINK_STEP_LATENCY_S, "hierarchical",
-            efficiency=collectives.NVLINK_EFFICIENCY, ranks_per_node=ranks_per_node,
-            network_bandwidth_bytes_per_s=scale_out_bytes_per_s,
-            network_latency_s=collectives.NETWORK_STEP_LATENCY_S)
-    return float(result.latency_term_s), float(result.bandwidth_term_s)
-
-
 def _distinct_groups(ranks, ranks_per_node, network_slowdown):
     """The distinct (ranks, ranks per node, slowdown) of an array of groups, and where each group's is."""
     if np.ndim(ranks) == 0:                # one group: no need to find the distinct ones
@@ -83,33 +47,28 @@ def _collective_s(kind, size_bytes, ranks, ranks_per_node, cluster, network_slow
 
     ``size_bytes`` is the message as nccl-tests counts it (the whole array for
     all-reduce, all-gather and reduce-scatter). Groups of one rank take no time.
-    Times come from :func:`interconnect_lab.collectives.collective_performance`
-    with its documented NCCL efficiencies and latencies, over the cluster's
-    scale-up link inside a node and each GPU's share of the NICs across nodes,
-    divided by ``network_slowdown`` where the group crosses oversubscribed pods.
+    Each distinct group is priced as NCCL runs it on its GPUs
+    (:func:`interconnect_lab.collectives.nccl_time` on :meth:`Cluster.group_system`):
+    inside one node over NVLink (NVLink SHARP where NCCL would pick it), across
+    nodes through each GPU's share of the ports, slowed by ``network_slowdown``
+    where the group crosses oversubscribed pods.
     """
     size_bytes, ranks, ranks_per_node, network_slowdown = np.broadcast_arrays(
         np.asarray(size_bytes, float), np.asarray(ranks, int), np.asarray(ranks_per_node, int),
         np.asarray(network_slowdown, float))
-    up, out = cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s
-    nvls = collectives.nvls_efficiency(cluster.scale_up_link) if kind == "all_reduce" else None
-    fixed = np.zeros(size_bytes.shape)
-    per_byte = np.zeros(size_bytes.shape)
-    nvls_fixed = np.full(size_bytes.shape, np.inf)
-    nvls_per_byte = np.zeros(size_bytes.shape)
+    if size_bytes.ndim == 0:
+        n, g, slowdown = int(ranks), int(min(ranks_per_node, ranks)), float(network_slowdown)
+        if n <= 1 or size_bytes <= 0:
+            return np.float64(0.0)
+        return np.float64(collectives.nccl_time(kind, float(size_bytes), cluster.group_system(n, g, slowdown)))
+    time_s = np.zeros(size_bytes.shape)
     unique, inverse = _distinct_groups(ranks, ranks_per_node, network_slowdown)
     for index, (n, g, slowdown) in enumerate(unique):
         if n <= 1:
             continue
-        a, b = _alpha_beta(kind, int(n), int(g), up, out / slowdown)
         chosen = inverse == index
-        fixed[chosen] = a
-        per_byte[chosen] = b
-        if nvls is not None and g >= n:
-            # Inside one NVSwitch domain NCCL's tuner also considers NVLink SHARP and
-            # takes whichever is faster at the message size.
-            nvls_fixed[chosen], nvls_per_byte[chosen] = _nvls_alpha_beta(int(n), up, nvls)
-    time_s = np.minimum(fixed + per_byte * size_bytes, nvls_fixed + nvls_per_byte * size_bytes)
+        time_s[chosen] = collectives.nccl_time(kind, size_bytes[chosen], cluster.group_system(int(n), int(g),
+                                                                                              float(slowdown)))
     return np.where(size_bytes > 0, time_s, 0.0)
 
 
@@ -136,20 +95,15 @@ def _collective_sms(kind, ranks, ranks_per_node, cluster, bus_bytes_per_s_per_sm
     sms = np.zeros(ranks.shape)
     for index, (n, g, slowdown) in enumerate(unique):
         if n > 1:
-            _, per_byte = _alpha_beta(kind, int(n), int(g), cluster.scale_up_bytes_per_s,
-                                      cluster.scale_out_bytes_per_s / slowdown)
-            bus = _received_bytes(kind, 1.0, n) / per_byte
-            sms[inverse == index] = np.clip(np.ceil(bus / bus_bytes_per_s_per_sm), NCCL_MIN_SMS, NCCL_MAX_SMS)
+            result = collectives.nccl_collective(kind, _SM_PROBE_BYTES, cluster.group_system(int(n), int(g),
+                                                                                           float(slowdown)))
+            sms[inverse == index] = np.clip(np.ceil(result.bus_bandwidth_bytes_per_s / bus_bytes_per_s_per_sm),
+                                            NCCL_MIN_SMS, NCCL_MAX_SMS)
     return sms
 
 
-@functools.lru_cache(maxsize=256)
-def _nvls_alpha_beta(ranks, scale_up_bytes_per_s, efficiency):
-    """(fixed seconds, seconds per byte) of an NVLS all-reduce inside one NVSwitch domain."""
-    result = collectives.collective_performance(
-        "all_reduce", 1.0, ranks, scale_up_bytes_per_s, collectives.NVLS_LATENCY_S / 2, "nvls",
-        efficiency=collectives.NVLINK_EFFICIENCY, algorithm_efficiency=efficiency)
-    return float(result.latency_term_s), float(result.bandwidth_term_s)
+#: Message at which a collective's bus bandwidth is read to count the SMs it holds [B]: its plateau.
+_SM_PROBE_BYTES = 1 * u.GiB
 
 
 # ============================================================================
