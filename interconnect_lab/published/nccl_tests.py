@@ -433,8 +433,8 @@ NCCL_TESTS_RESULTS: tuple[NcclTestsResult, ...] = (
     NcclTestsResult(
         label='cw_gb200_36n_allreduce', publisher='CoreWeave engineer NavarrePratt',
         family='development', gpu='NVIDIA GB200', architecture='blackwell',
-        nodes=2, gpus_per_node=72, nvlink_links=18,
-        nics_per_node=72, nic_gbit_per_s=400, cpu='arm', sharp=False,
+        nodes=2, gpus_per_node=64, nvlink_links=18,
+        nics_per_node=64, nic_gbit_per_s=400, cpu='arm', sharp=False,
         nvls=False, network='NVL72 racks; InfiniBand, 4 x 400 Gb/s per tray; NVLS off', collective='all_reduce',
         algorithms=None, nccl_version='2.26.2',
         sizes_bytes=(536870912, 1073741824, 2147483648, 4294967296, 8589934592, 17179869184),
@@ -442,7 +442,7 @@ NCCL_TESTS_RESULTS: tuple[NcclTestsResult, ...] = (
         bus_bandwidth_gb_per_s=(493.94, 596.1, 680.3, 743.09, 793.06, 810.41),
         source=Source(title="coreweave/nccl-tests README, 'Expected Performance' > GB200 (added in commit bee97e7 'feat: Add gb200 example with performance'; also posted in PRs #43 and #48)", year=2025,
                       url='https://github.com/coreweave/nccl-tests/blob/cb86553328f8c9ed6f9d682971f5f9b17a926ab4/README.md', locator="README section 'Expected Performance / GB200 / 2 Racks' ('The following runs used NCCL 2.26.2')"),
-        assumptions=("400 Gb/s per port: GB200 NVL72's ConnectX-7",)),
+        assumptions=("400 Gb/s per port: GB200 NVL72's ConnectX-7", "128 ranks, 2 racks of 64: the rank count the printed busbw/algbw implies (nccl-tests computes it from the communicator's ranks); the excerpt's one rank line names rank 143")),
     NcclTestsResult(
         label='cw_gb200_360n_allreduce', publisher='CoreWeave engineer NavarrePratt',
         family='development', gpu='NVIDIA GB200', architecture='blackwell',
@@ -459,7 +459,7 @@ NCCL_TESTS_RESULTS: tuple[NcclTestsResult, ...] = (
     NcclTestsResult(
         label='cw_h100_8n_allreduce_sharp', publisher='CoreWeave, Peter Salanki',
         family='development', gpu='NVIDIA H100', architecture='hopper',
-        nodes=8, gpus_per_node=8, nvlink_links=18,
+        nodes=12, gpus_per_node=8, nvlink_links=18,
         nics_per_node=8, nic_gbit_per_s=400, cpu='intel', sharp=True,
         nvls=True, network='InfiniBand NDR with SHARP (NCCL_ALGO=COLLNETCHAIN)', collective='all_reduce',
         algorithms=('collnet_chain',), nccl_version=None,
@@ -468,7 +468,7 @@ NCCL_TESTS_RESULTS: tuple[NcclTestsResult, ...] = (
         bus_bandwidth_gb_per_s=(356.01, 365.9, 380.73, 383.23, 386.56),
         source=Source(title="coreweave/nccl-tests README, MPI Operator 'Running Jobs' example output (commit fb4787c 'Update README with H100 NCCL output')", year=2023,
                       url='https://github.com/coreweave/nccl-tests/blob/cb86553328f8c9ed6f9d682971f5f9b17a926ab4/README.md', locator="README section 'MPI Operator > Running Jobs' (kubectl logs of launcher)"),
-        assumptions=('8 x 400 Gb/s per node: HGX H100, not stated in the log',)),
+        assumptions=('8 x 400 Gb/s per node: HGX H100, not stated in the log', '96 ranks, 12 nodes of 8: the rank count the printed busbw/algbw implies; the log lists no ranks')),
     NcclTestsResult(
         label='gcp_a4_b200_2n_allgather', publisher='Google Cloud documentation',
         family='development', gpu='NVIDIA B200', architecture='blackwell',
