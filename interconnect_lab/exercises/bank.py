@@ -856,6 +856,14 @@ EXERCISES = {spec.key: spec for spec in (*CH1, *CH2, *CH3, *CH4, *CH5, *CH6, *CH
 
 
 def keys(chapter: str, kind: str | None = None) -> list[str]:
-    """The keys of one chapter (``"ch7"``), optionally only exercises (``"ex"``) or quiz (``"q"``)."""
+    """The keys of one chapter (``"ch7"``), optionally only exercises (``"ex"``) or quiz (``"q"``).
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter, ``"ch7"``.
+    kind : str, optional
+        ``"ex"`` for exercises or ``"q"`` for quiz questions; both by default.
+    """
     prefix = f"{chapter}." + (kind or "")
     return [key for key in EXERCISES if key.startswith(prefix)]
