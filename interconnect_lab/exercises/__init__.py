@@ -1,7 +1,7 @@
 """Auto-checked exercises and quizzes: ``check("ch7.ex3", answer)`` in a notebook cell.
 
 Each chapter has checked exercises (``ch<n>.ex<k>``) and a five-question quiz
-(``ch<n>.q<k>``), listed with their questions in ``exercises/bank.py``. Their answers
+(``ch<n>.q<k>``), listed with their questions in ``exercises/bank/`` (one module per chapter). Their answers
 are computed by the library; what is stored (``exercises/store.py``) is a salted hash
 of each answer quantised to its tolerance band, so neither the practice pages
 nor this package hold an answer in clear.
