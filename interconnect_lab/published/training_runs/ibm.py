@@ -77,7 +77,7 @@ _FMS_H100_ASSUMPTIONS = (
 #: sequences per GPU (model, activation checkpointing, tokens per GPU per second). Not in the
 #: fidelity table, since the blog leaves each row's sharding and the 13B row's checkpointing
 #: frequency unstated; they show the model overrating eager FSDP runs on H100, which their authors
-#: saw communication show through and suspected HBM bandwidth for (chapter 8, tests/test_fidelity.py).
+#: saw communication show through and suspected HBM bandwidth for (chapter 8, tests/training/test_fidelity.py).
 FMS_FSDP_H100_RUNS: tuple[PublishedRun, ...] = tuple(
     _fms_fsdp(model, "H100", "HSDP" if model in ("7b", "13b") else "FSDP", recompute, 2, tokens_per_gpu,
               assumptions=_FMS_H100_ASSUMPTIONS,

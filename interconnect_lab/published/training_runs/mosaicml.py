@@ -89,7 +89,7 @@ LLM_FOUNDRY_BENCHMARKS: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) for 
 #: llm-foundry's MPT-1B on 8 to 128 A100 40GB, 2,048 tokens, the same code and settings on every
 #: GPU count (the 128-GPU row is the benchmark above). Not in the fidelity table: they show how far
 #: one row of a benchmark table falls from its neighbours with nothing in its columns to say why
-#: (the 32-GPU row; chapter 8 and tests/test_fidelity.py).
+#: (the 32-GPU row; chapter 8 and tests/training/test_fidelity.py).
 LLM_FOUNDRY_1B_A100_40GB: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) for row in (
     ("1B", "A100 40GB", 8, 56.23, 8, 512, False, "PURE"),
     ("1B", "A100 40GB", 16, 55.69, 8, 128, False, "PURE"),
@@ -101,7 +101,7 @@ LLM_FOUNDRY_1B_A100_40GB: tuple[PublishedRun, ...] = tuple(_llm_foundry(*row) fo
 #: llm-foundry's MPT-30B on 32 A100 40GB, one microbatch of 4 sequences per step: in the same table
 #: the nearest peer of its MPT-70B row on 64 of those GPUs (the fidelity table's worst), with about
 #: the same work, the same share of its model and the same memory per GPU. Not in the fidelity
-#: table (chapter 8 and tests/test_fidelity.py).
+#: table (chapter 8 and tests/training/test_fidelity.py).
 LLM_FOUNDRY_30B_32_A100_40GB: PublishedRun = _llm_foundry("30B", "A100 40GB", 32, 51.74, 4, 128, True, "PURE")
 
 
@@ -109,7 +109,7 @@ LLM_FOUNDRY_30B_32_A100_40GB: PublishedRun = _llm_foundry("30B", "A100 40GB", 32
 #: (Composer's DEFAULT mixed precision, FULL_SHARD), with or without activation checkpointing as
 #: each row ran, compared by throughput in tokens per second (the 2,048-token MPT-7B row is also in
 #: the fidelity table, by its MFU). Not in the table: they show the model's errors splitting by the
-#: checkpointing column (chapter 8 and tests/test_fidelity.py).
+#: checkpointing column (chapter 8 and tests/training/test_fidelity.py).
 LLM_FOUNDRY_A100_80GB_ONE_NODE: tuple[PublishedRun, ...] = tuple(
     _llm_foundry(model, "A100 80GB", 8, None, microbatch, batch, checkpointing, "DEFAULT",
                  sequence_length=length, tokens_per_s=tokens_per_s)
@@ -129,7 +129,7 @@ LLM_FOUNDRY_A100_80GB_ONE_NODE: tuple[PublishedRun, ...] = tuple(
 #: 80GB (Composer's DEFAULT mixed precision, the Triton FlashAttention; checkpointing only at 65K),
 #: compared by throughput in tokens per second. Not in the fidelity table: they show how the
 #: model's error moves with the sequence length, where attention takes a growing share of the step
-#: (chapter 8 and tests/test_fidelity.py).
+#: (chapter 8 and tests/training/test_fidelity.py).
 LLM_FOUNDRY_1B_BY_LENGTH: tuple[PublishedRun, ...] = tuple(
     _llm_foundry("1B", gpu, 8, None, microbatch, batch, sequence_length == 65536, "DEFAULT",
                  sequence_length=sequence_length, tokens_per_s=tokens_per_s)

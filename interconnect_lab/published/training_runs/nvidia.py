@@ -180,7 +180,7 @@ DGXC_NEMOTRON_2025_H100: tuple[PublishedRun, ...] = tuple(
 #: The same recipe's GB200 rows: Nemotron-4 340B on 128, 256 and 512 GPUs of GB200 NVL72 racks, BF16
 #: and FP8, with the batch growing with the GPUs (weak scaling) and held at 512 (strong scaling). Not
 #: in the fidelity table: they show how far the model is from Blackwell (chapter 8 and
-#: tests/test_fidelity.py).
+#: tests/training/test_fidelity.py).
 DGXC_NEMOTRON_2025_GB200: tuple[PublishedRun, ...] = tuple(
     _nemotron_2025("Nemotron-4 340B", precision, gpus, batch, step_s, 8, 4, 12, 1, gpu="GB200", table=table)
     for precision, table, batches, steps in (
@@ -214,7 +214,7 @@ DGXC_LLAMA31_2025_H100: tuple[PublishedRun, ...] = (
 
 #: The same recipe's GB200 rows: 128, 256 and 512 GPUs of GB200 NVL72 racks (weak scaling), BF16 and
 #: FP8. Not in the fidelity table: with ``DGXC_NEMOTRON_2025_GB200`` they show how far the model is
-#: from Blackwell (chapter 8 and tests/test_fidelity.py).
+#: from Blackwell (chapter 8 and tests/training/test_fidelity.py).
 DGXC_LLAMA31_2025_GB200: tuple[PublishedRun, ...] = tuple(
     _llama31_2025(precision, gpus, gpus // 2, step_s, "GB200")
     for precision, steps in (("bf16", (9.347, 9.484, 9.508)), ("fp8", (6.131, 6.183, 6.244)))
@@ -272,7 +272,7 @@ MEGATRON_BRIDGE_2511_H100: tuple[PublishedRun, ...] = tuple(
 
 #: The same tables' Blackwell rows (DGX B200 and GB200 NVL72), FP8. Not in the fidelity table: with
 #: ``DGXC_NEMOTRON_2025_GB200`` they show how far the model is from Blackwell (chapter 8 and
-#: tests/test_fidelity.py).
+#: tests/training/test_fidelity.py).
 MEGATRON_BRIDGE_2511_BLACKWELL: tuple[PublishedRun, ...] = tuple(
     _bridge(*row) for row in _BRIDGE_2511_ROWS if row[0] != "DGX-H100")
 
@@ -324,7 +324,7 @@ def _nemo_long_sequence(thousands, gpus, batch, t, p, c, tflops, model="Llama 2 
 #: NeMo's Llama 2 7B on DGX H100 from 4K to 1M tokens per sequence, with context parallelism (FP8).
 #: Not in the fidelity table: its TFLOPS need a FLOP convention the page does not state. Read with
 #: NeMo's own (causal attention at half), they show the model's error moving with the share of
-#: attention in a step (chapter 8 and tests/test_fidelity.py).
+#: attention in a step (chapter 8 and tests/training/test_fidelity.py).
 NEMO_LONG_SEQUENCE_H100: tuple[PublishedRun, ...] = tuple(_nemo_long_sequence(*row) for row in (
     # (sequence length [K tokens], GPUs, batch, TP, PP, CP, TFLOPS per GPU)
     (4, 4, 1024, 1, 1, 1, 768), (8, 8, 512, 1, 2, 1, 730), (16, 16, 256, 2, 1, 1, 660),
