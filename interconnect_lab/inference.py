@@ -65,7 +65,13 @@ INFERENCE_MODELS = MappingProxyType({**training.MODELS, OPT_66B.name: OPT_66B})
 
 
 def inference_model(model):
-    """A :class:`~interconnect_lab.training.TransformerModel` by name (see :data:`INFERENCE_MODELS`), or as given."""
+    """A :class:`~interconnect_lab.training.TransformerModel` by name (see :data:`INFERENCE_MODELS`), or as given.
+
+    Parameters
+    ----------
+    model : TransformerModel or str
+        A model, or a key of :data:`INFERENCE_MODELS`.
+    """
     return resolve("model", model, training.TransformerModel, INFERENCE_MODELS)
 
 

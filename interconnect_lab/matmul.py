@@ -80,6 +80,13 @@ def best_rate(gpu, precision="bf16"):
     >>> h100 = catalog.gpu("H100 SXM")
     >>> round(best_rate(h100, "fp8") / best_rate(h100, "bf16"), 2)   # not the 2x of the peaks
     1.74
+
+    Parameters
+    ----------
+    gpu : catalog.GPU
+        The GPU.
+    precision : str
+        ``"bf16"`` or ``"fp8"``.
     """
     gpu = _check_gpu(gpu)
     check_choice("precision", precision, PRECISIONS)
@@ -179,8 +186,19 @@ def gemm_rate(gpu, m, n, k, *, sustained=1.0, precision="bf16"):
     """Sustained FLOP/s of an m × n × k GEMM: best measured rate × shape efficiency × ``sustained`` [FLOP/s].
 
     ``sustained`` is the share of the best rate that survives end to end in a
-    training step (clocks under sustained power, gaps between kernels), in
-    [0.001, 1] [-]; see :class:`interconnect_lab.training.Efficiencies`.
+    training step (clocks under sustained power, gaps between kernels); see
+    :class:`interconnect_lab.training.Efficiencies`.
+
+    Parameters
+    ----------
+    gpu : catalog.GPU
+        The GPU (``catalog.gpu("H100 SXM")``).
+    m, n, k : int or array_like
+        The GEMM's dimensions: (m x k) times (k x n) [elements], in [1, 2**53].
+    sustained : float
+        Share of the best rate kept end to end, in [0.001, 1] [-].
+    precision : str
+        ``"bf16"`` or ``"fp8"``.
     """
     gpu = _check_gpu(gpu)
     sustained = _check_sustained(sustained)
@@ -188,6 +206,18 @@ def gemm_rate(gpu, m, n, k, *, sustained=1.0, precision="bf16"):
 
 
 def gemm_time_s(gpu, m, n, k, *, sustained=1.0, precision="bf16"):
-    """Time of one m × n × k GEMM, 2mnk FLOPs at :func:`gemm_rate` [s]."""
+    """Time of one m × n × k GEMM, 2mnk FLOPs at :func:`gemm_rate` [s].
+
+    Parameters
+    ----------
+    gpu : catalog.GPU
+        The GPU (``catalog.gpu("H100 SXM")``).
+    m, n, k : int or array_like
+        The GEMM's dimensions: (m x k) times (k x n) [elements], in [1, 2**53].
+    sustained : float
+        Share of the best rate kept end to end, in [0.001, 1] [-].
+    precision : str
+        ``"bf16"`` or ``"fp8"``.
+    """
     rate = gemm_rate(gpu, m, n, k, sustained=sustained, precision=precision)   # checks every argument
     return 2.0 * np.asarray(m, float) * np.asarray(n, float) * np.asarray(k, float) / rate

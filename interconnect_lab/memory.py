@@ -318,7 +318,13 @@ OFFLOAD_PLANS = _plans()
 
 
 def offload_plan(name: str) -> OffloadPlan:
-    """The offload plan called ``name`` (see :data:`OFFLOAD_PLANS`); an unknown name lists the valid ones."""
+    """The offload plan called ``name`` (see :data:`OFFLOAD_PLANS`); an unknown name lists the valid ones.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`OFFLOAD_PLANS` (an unknown name lists the valid ones); an OffloadPlan itself is returned as it is.
+    """
     return resolve("offload plan", name, OffloadPlan, OFFLOAD_PLANS)
 
 
@@ -419,7 +425,13 @@ OFFLOAD_PATHS = _paths()
 
 
 def offload_path(name: str) -> OffloadPath:
-    """The offload path called ``name`` (see :data:`OFFLOAD_PATHS`); an unknown name lists the valid ones."""
+    """The offload path called ``name`` (see :data:`OFFLOAD_PATHS`); an unknown name lists the valid ones.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones); an OffloadPath itself is returned as it is.
+    """
     return resolve("offload path", name, OffloadPath, OFFLOAD_PATHS)
 
 

@@ -243,7 +243,13 @@ TRANSCEIVERS = MappingProxyType({t.name: t for t in (
 
 
 def transceiver(name):
-    """The transceiver called ``name``; an unknown name lists the valid ones."""
+    """The transceiver called ``name``; an unknown name lists the valid ones.
+
+    Parameters
+    ----------
+    name : str
+        The transceiver's part name, a key of :data:`TRANSCEIVERS`.
+    """
     check_choice("transceiver", name, TRANSCEIVERS)
     return TRANSCEIVERS[name]
 

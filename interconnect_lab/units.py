@@ -267,6 +267,13 @@ def format_rate(rate_bytes_per_s, *, bits=False, digits=3):
 def format_time(time_s, *, digits=3):
     """Format a duration with the unit a reader expects (ns, µs, ms, s, min, h, days).
 
+    Parameters
+    ----------
+    time_s : float
+        Duration [s].
+    digits : int
+        Significant digits.
+
     Examples
     --------
     >>> format_time(2.5e-6), format_time(0.4), format_time(34 * 86400)
@@ -288,19 +295,43 @@ def format_time(time_s, *, digits=3):
 
 
 def format_flop_rate(rate_flop_per_s, *, digits=3):
-    """Format a compute rate: ``format_flop_rate(989e12)`` gives ``'989 TFLOP/s'``."""
+    """Format a compute rate: ``format_flop_rate(989e12)`` gives ``'989 TFLOP/s'``.
+
+    Parameters
+    ----------
+    rate_flop_per_s : float
+        Compute rate [FLOP/s].
+    digits : int
+        Significant digits.
+    """
     value = _scalar(rate_flop_per_s, "rate_flop_per_s")
     return _with_prefix(value, "FLOP/s", _SI_STEPS, digits)
 
 
 def format_power(power_w, *, digits=3):
-    """Format a power: ``format_power(1.2e6)`` gives ``'1.2 MW'``."""
+    """Format a power: ``format_power(1.2e6)`` gives ``'1.2 MW'``.
+
+    Parameters
+    ----------
+    power_w : float
+        Power [W].
+    digits : int
+        Significant digits.
+    """
     value = _scalar(power_w, "power_w")
     return _with_prefix(value, "W", _SI_STEPS, digits)
 
 
 def format_usd(amount_usd, *, digits=3):
-    """Format money in US dollars: ``format_usd(2.5e7)`` gives ``'$25 M'``."""
+    """Format money in US dollars: ``format_usd(2.5e7)`` gives ``'$25 M'``.
+
+    Parameters
+    ----------
+    amount_usd : float
+        Amount [USD].
+    digits : int
+        Significant digits.
+    """
     value = _scalar(amount_usd, "amount_usd")
     digits = _digits(digits)
     sign = "-" if value < 0 else ""

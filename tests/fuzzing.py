@@ -1,4 +1,8 @@
-"""Fuzzing public model functions as a hostile user would: the engine behind tests/test_fuzz_*.py.
+"""Fuzzing public model functions as a hostile user would: the engine behind every ``FUZZ_CASES`` list.
+
+Each module's cases sit beside its own tests (``tests/<area>/test_<module>.py``), run by
+:func:`make_tests`; ``tests/test_fuzz_coverage.py`` checks that every public function of the
+fuzzed modules has one.
 
 Every argument is drawn, most of the time, from a plausible range and, the rest
 of the time, from a list of hostile values (zero, negatives, NaN, infinities,

@@ -1,4 +1,7 @@
-"""Cluster capital cost and power: the price book, the breakdown and the published shares."""
+"""Cluster capital cost and power: the price book, the breakdown and the published shares.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import dataclasses
 import subprocess
@@ -6,45 +9,19 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from interconnect_lab import catalog
-from interconnect_lab import units as u
-from interconnect_lab.cost import (
-    BREAKDOWN_PARTS,
-    cluster_cost,
-    cluster_cost_estimates,
-    interconnect_overhead,
-)
+from fuzzing import Case, choice, count, flag, fraction, make_tests, optional, positive
+
+from interconnect_lab import catalog, cost, units as u
+from interconnect_lab.cost import BREAKDOWN_PARTS, cluster_cost, cluster_cost_estimates, interconnect_overhead
 from interconnect_lab.pricebook import (
-    ESTIMATES,
-    H100_NDR_PRICES,
-    SINGLE_PORT_400G_TRANSCEIVER_PRICE,
-    TRANSCEIVERS,
-    Price,
+    ESTIMATES, H100_NDR_PRICES, SINGLE_PORT_400G_TRANSCEIVER_PRICE, TRANSCEIVERS, Price,
 )
 from interconnect_lab.published import (
-    EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION,
-    NETWORK_COST_SHARES,
-    SUPERPOD_H100_TABLE4,
+    EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION, NETWORK_COST_SHARES, SUPERPOD_H100_TABLE4,
 )
 from interconnect_lab.sources import Source
-
-
-def all_prices(book):
-    return [getattr(book, f.name) for f in dataclasses.fields(book)
-            if isinstance(getattr(book, f.name), Price)]
-
-
-# The price book -------------------------------------------------------------------------
-
-@pytest.mark.parametrize("price", all_prices(H100_NDR_PRICES), ids=lambda p: p.item)
-def test_every_price_is_a_dated_sourced_estimate(price):
-    assert price.source.estimate
-    assert price.source.url or price.source.doi
-    assert price.date and price.note
-    assert price.low_usd <= price.usd <= price.high_usd
 
 
 @pytest.mark.parametrize("module", TRANSCEIVERS.values(), ids=lambda t: t.name)
@@ -52,36 +29,6 @@ def test_every_transceiver_has_a_source(module):
     assert module.sources and all(s.url for s in module.sources)
     assert module.ports in (1, 2)
 
-
-def test_price_validation():
-    guess = Source(title="a guess", year=2024, url="https://example.org", estimate=True)
-    with pytest.raises(ValueError, match="must be marked estimate=True"):
-        Price(item="switch", usd=1, date="2024", source=dataclasses.replace(guess, estimate=False))
-    with pytest.raises(ValueError, match=r"date = '2024-13' must be 'YYYY-MM' or 'YYYY'"):
-        Price(item="switch", usd=1, date="2024-13", source=guess)
-    with pytest.raises(ValueError, match=r"Price\('switch'\).usd = -5 USD is not valid"):
-        Price(item="switch", usd=-5, date="2024", source=guess)
-    with pytest.raises(ValueError, match=r"low_usd <= usd <= high_usd must hold"):
-        Price(item="switch", usd=10, low_usd=20, date="2024", source=guess)
-    with pytest.raises(ValueError, match="give a NIC price"):
-        dataclasses.replace(H100_NDR_PRICES, server_includes_nics=False)
-    with pytest.raises(ValueError, match="unknown transceiver 'SFP-1G'"):
-        dataclasses.replace(H100_NDR_PRICES, cable=H100_NDR_PRICES.cable,
-                            host_transceiver=dataclasses.replace(H100_NDR_PRICES.cable, item="SFP-1G"))
-
-
-def test_estimates_move_every_price_to_one_end():
-    high = H100_NDR_PRICES.at("high")
-    assert [p.usd for p in all_prices(high)] == [p.high_usd for p in all_prices(H100_NDR_PRICES)]
-    skewed = H100_NDR_PRICES.at("high network share")
-    assert skewed.server.usd == H100_NDR_PRICES.server.low_usd
-    assert skewed.switch.usd == H100_NDR_PRICES.switch.high_usd
-    assert H100_NDR_PRICES.at("central") is H100_NDR_PRICES
-    with pytest.raises(ValueError, match=r"unknown estimate 'median'; valid estimates are: 'central'"):
-        H100_NDR_PRICES.at("median")
-
-
-# Counting and adding up -----------------------------------------------------------------
 
 def test_one_su_superpod_by_hand():
     # 31 DGX H100 = 248 GPUs (NVIDIA's 1-SU, without its 4 UFM links): 8 leaves + 4 spines,
@@ -178,8 +125,6 @@ def test_bad_input(kwargs, error, message):
         cluster_cost(**kwargs)
 
 
-# Where "19 %" and "15 to 30 %" come from, and claim (o) ---------------------------------
-
 def test_epoch_constant_is_a_23_percent_surcharge():
     # Cottier et al. 2024, Fig. 2: "with 23% overhead added for cluster-level networking";
     # Appendix A.1: "server-to-cluster factor of 100% / (100% - 19%) = 1.23".
@@ -257,20 +202,13 @@ def test_model_modules_import_without_plotting():
     assert result.returncode == 0, result.stderr
 
 
-def test_cost_figures_label_their_axes():
-    mpl = pytest.importorskip("matplotlib")
-    from interconnect_lab.plotting.cost import cost_breakdown_plot, network_share_plot
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
 
-    before = dict(mpl.rcParams)
-    costs = [cluster_cost(g) for g in (256, 1016, 10_000)]
-    ax = cost_breakdown_plot(costs)
-    assert "[million USD]" in ax.get_xlabel()
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["256 GPUs", "1,016 GPUs", "10,000 GPUs"]
-    assert "[USD]" in cost_breakdown_plot(costs, per_gpu=True).get_xlabel()
-    with pytest.raises(ValueError, match="labels has 1 entries for 3 clusters"):
-        cost_breakdown_plot(costs, labels=["one"])
-    ranges = [cluster_cost_estimates(g) for g in (256, 1016, 10_000)]
-    ax = network_share_plot(costs, low=[r["low network share"] for r in ranges],
-                            high=[r["high network share"] for r in ranges])
-    assert ax.get_xscale() == "log" and "[-]" in ax.get_xlabel() and "[-]" in ax.get_ylabel()
-    assert dict(mpl.rcParams) == before
+FUZZ_CASES = [
+    Case(cost.interconnect_overhead, dict(fraction=fraction())),
+    Case(cost.cluster_cost, dict(gpus=count(1, 200_000), oversubscription=positive(1.0, 4.0),
+                                 rail_optimized=flag(), tiers=optional(count(1, 3)),
+                                 estimate=choice(("low", "central", "high"))), examples=0.5),
+]
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

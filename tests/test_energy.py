@@ -1,18 +1,25 @@
-"""Energy, energy per bit, link media, the Ethernet price book and the chip-yield model (chapter 10)."""
+"""Energy, energy per bit, link media, the Ethernet price book and the chip-yield model (chapter 10).
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import dataclasses
 import math
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
-from interconnect_lab import catalog, cost, energy, pricebook, published, silicon, standards
-from interconnect_lab import units as u
+from fuzzing import Case, fraction, make_tests, nonnegative, optional, positive
+
+from interconnect_lab import catalog, cost, energy, pricebook, published, standards, units as u
 from interconnect_lab.energy import energy_bill, energy_cost_usd, energy_per_bit_j, lifetime_energy_j
-from interconnect_lab.silicon import chip_yield, mm2, poisson_yield
 
 
-# Lifetime energy and its cost ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pod():
+    return cost.cluster_cost(1016)
+
 
 def test_lifetime_energy_by_hand():
     # 1 MW for one Julian year (8,766 h) at PUE 1.5 and full load = 13,149 MWh
@@ -60,11 +67,6 @@ def test_link_media_order_reach_and_energy():
         dataclasses.replace(pricebook.transceiver("MMS4X00-NS"), medium="carrier pigeon")
 
 
-@pytest.fixture(scope="module")
-def pod():
-    return cost.cluster_cost(1016)
-
-
 def test_energy_bill_adds_up(pod):
     bill = energy_bill(pod, years=5, pue=1.3, usd_per_kwh=0.10)
     assert bill.facility_power_w == pytest.approx(1.3 * pod.power_w)
@@ -92,8 +94,6 @@ def test_energy_grows_with_every_input(pod):
                    dict(years=4, pue=1.2, usd_per_kwh=0.12)):
         assert energy_bill(pod, **kwargs).energy_usd > base
 
-
-# Price book additions ----------------------------------------------------------------------------------
 
 def test_electricity_price_is_a_dated_estimate():
     price = pricebook.ELECTRICITY_PRICE
@@ -131,8 +131,6 @@ def test_ethernet_book_reaches_100k_gpus():
         cost.cluster_cost(100_000)
 
 
-# Published figures and claims ------------------------------------------------------------------
-
 def test_pue_and_rack_figures_are_sourced():
     assert published.PUE_ESTIMATES[0].pue == 1.58
     assert all(e.source.url and e.pue >= 1 for e in published.PUE_ESTIMATES)
@@ -149,54 +147,29 @@ def test_cpo_claims_are_vendor_claims():
     assert standards.BROADCOM_CPO_CLAIM.value == 0.70
 
 
-# Chip yield ------------------------------------------------------------------------------------------
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
 
-def test_poisson_yield_by_hand():
-    assert poisson_yield(0.0, 1.0) == 1.0
-    assert poisson_yield(1 / mm2, 1 * mm2) == pytest.approx(math.exp(-1))
-    assert np.allclose(poisson_yield(0.001 / mm2, np.array([100, 1000]) * mm2), np.exp([-0.1, -1.0]))
-
-
-def test_chip_yield_limits():
-    area, density = 800 * mm2, 0.001 / mm2
-    # one core, no spare: the Poisson yield
-    assert chip_yield(area, density) == pytest.approx(poisson_yield(density, area))
-    # all area critical: spares do not help
-    assert chip_yield(area, density, cores=100, spare_cores=10, critical_fraction=1.0) == pytest.approx(
-        poisson_yield(density, area))
-    # no defects: always works
-    assert chip_yield(area, 0.0, cores=100) == 1.0
+FUZZ_CASES = [
+    # energy and cost
+    Case(energy.lifetime_energy_j, dict(it_power_w=nonnegative(1.0, 1e10), years=nonnegative(0.01, 100),
+                                        pue=positive(1.0, 3.0), load=fraction())),
+    Case(energy.energy_cost_usd, dict(energy_j=nonnegative(1.0, 1e20), usd_per_kwh=nonnegative(1e-3, 10))),
+    Case(energy.energy_per_bit_j, dict(power_w=nonnegative(1e-3, 1e3),
+                                       per_direction_bytes_per_s=positive(1e6, 1e13))),
+    Case(energy.energy_bill, dict(cluster=st.builds(cost.cluster_cost, st.integers(1, 50_000)),
+                                  years=positive(0.01, 50), pue=positive(1.0, 3.0), load=fraction(),
+                                  usd_per_kwh=optional(positive(1e-3, 10))), examples=0.25),
+]
 
 
-def test_chip_yield_against_a_hand_binomial():
-    # 10 cores of 10 mm^2 at 0.01 per mm^2: p = 1 - e^-0.1; at most 1 bad
-    p = 1 - math.exp(-0.1)
-    expected = (1 - p) ** 10 + 10 * p * (1 - p) ** 9
-    assert chip_yield(100 * mm2, 0.01 / mm2, cores=10, spare_cores=1) == pytest.approx(expected)
+# Hostile input -----------------------------------------------------------------------------------
 
+@pytest.mark.usefixtures("warnings_are_errors")
+def test_energy_never_inf():
+    with pytest.raises(ValueError, match=r"it_power_w = 1e\+300 W is not valid: it must be in \[0, 1e\+12\] W"):
+        energy.lifetime_energy_j(1e300, 1e300)
+    with pytest.raises(ValueError, match=r"energy_j = 1e\+308 J is not valid"):
+        energy.energy_cost_usd(1e308, 1e10)
+    assert math.isfinite(energy.energy_cost_usd(energy.lifetime_energy_j(1e12, 1000, pue=10), 1000))
 
-def test_spares_raise_yield_monotonically():
-    yields = [chip_yield(800 * mm2, cores=144, spare_cores=s) for s in range(0, 13)]
-    assert all(b >= a for a, b in zip(yields, yields[1:]))
-
-
-def test_wafer_scale_yield_as_cerebras_describes_it():
-    wafer = silicon.WSE_3
-    assert wafer.spare_cores == 70_000
-    assert wafer.enabled_cores / wafer.cores == pytest.approx(0.928, abs=0.001)   # "93 %"
-    assert chip_yield(wafer.area_m2) < 1e-19            # a perfect wafer: never
-    assert wafer.yield_() == pytest.approx(1.0)          # with small cores and spares: nearly always
-    # the critical area decides: what has no spare must be a small part of the wafer
-    assert wafer.yield_(critical_fraction=0.01) == pytest.approx(math.exp(-0.001 * 462.25), rel=1e-6)
-    assert wafer.yield_(critical_fraction=0.10) < 0.01
-
-
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(area_m2=0.0), "area_m2"),
-    (dict(area_m2=1e-4, cores=0), "cores"),
-    (dict(area_m2=1e-4, cores=10, spare_cores=10), "spare_cores"),
-    (dict(area_m2=1e-4, critical_fraction=1.5), "critical_fraction"),
-])
-def test_chip_yield_rejects_bad_input(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        chip_yield(**kwargs)
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

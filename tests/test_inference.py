@@ -1,13 +1,17 @@
-"""Inference traffic: decode all-reduces, KV transfer, TTFT and ITL, bad input."""
+"""Inference traffic: decode all-reduces, KV transfer, TTFT and ITL, bad input.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from interconnect_lab import collectives, inference, memory
-from interconnect_lab.published.inference import DISTSERVE_KV_EXAMPLE, MULTISHOT_SPEEDUP, SPLITWISE_KV_TRANSFER
+from fuzzing import Case, choice, count, flag, fraction, make_tests, mixed, nonnegative, optional, positive
 
-# --- Decode all-reduces -----------------------------------------------------------------------
+from interconnect_lab import catalog, collectives, inference, memory
+from interconnect_lab.published.inference import (
+    DISTSERVE_KV_EXAMPLE, MULTISHOT_SPEEDUP, SPLITWISE_KV_TRANSFER,
+)
 
 
 def test_decode_all_reduce_message_and_count():
@@ -33,9 +37,6 @@ def test_nvlink_sharp_takes_fewer_steps_than_the_ring():
     ring = inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, algorithm="ring")
     nvls = inference.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, algorithm="nvls")
     assert nvls.all_reduce.steps < ring.all_reduce.steps and nvls.per_token_s < ring.per_token_s
-
-
-# --- KV transfer: DistServe and Splitwise -------------------------------------------------------
 
 
 def test_distserve_kv_cache_of_one_opt66b_request():
@@ -90,9 +91,6 @@ def test_layerwise_transfer_exposes_one_layer():
     assert whole.kv_bytes == memory.kv_cache_bytes(inference.inference_model("Llama 3 70B"), 8192)
 
 
-# --- Deployment ---------------------------------------------------------------------------------
-
-
 def test_deployment_parts_add_up():
     d = inference.serving_deployment("Llama 3 70B", tensor_parallel=8, batch=16, prompt_tokens=4096,
                                      layerwise=False)
@@ -119,9 +117,6 @@ def test_more_tensor_parallelism_raises_the_network_share_of_decode():
     assert shares == sorted(shares)
 
 
-# --- Bad input ----------------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: inference.serving_deployment("Llama 3 70B", tensor_parallel=16), "scale-up domain of 8 GPUs"),
     (lambda: inference.serving_deployment("Llama 3 70B", tensor_parallel=3, domain_size=8),
@@ -141,3 +136,84 @@ def test_bad_input_names_the_parameter(call, message):
 def test_model_must_be_a_model_or_a_name():
     with pytest.raises(TypeError):
         inference.inference_model(70)
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+LINKS = tuple(catalog.LINKS)
+
+GPUS = tuple(catalog.GPUS)
+
+NVLINKS = tuple(name for name in LINKS if name.startswith("NVLink "))
+
+NETWORK_LINKS = tuple(name for name in LINKS if name.startswith(("InfiniBand", "Ethernet")))
+
+INFERENCE_MODELS = tuple(inference.INFERENCE_MODELS)
+
+power_of_two = mixed(st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128, 256]))
+
+
+def decode_all_reduce_consistent(result, kwargs):
+    assert result.per_token_s == result.all_reduces_per_token * result.all_reduce_s >= 0
+
+
+def kv_transfer_within_link(result, kwargs):
+    rate = collectives.link_parameters(catalog.link(kwargs["link"]))["bandwidth_bytes_per_s"]
+    assert result.bandwidth_bytes_per_s <= rate * kwargs["senders"] * (1 + 1e-9)
+    assert 0 <= result.exposed_s <= result.total_s
+
+
+def serving_consistent(result, kwargs):
+    assert result.ttft_s > 0 and result.itl_s > 0
+
+
+inference_model = choice(INFERENCE_MODELS)
+
+FUZZ_CASES = [
+    Case(inference.inference_model, dict(model=inference_model)),
+    Case(inference.tensor_parallel_decode_all_reduce, dict(
+        model=inference_model, tensor_parallel=power_of_two, batch=count(1, 4096),
+        scale_up_link=choice(NVLINKS + NETWORK_LINKS), algorithm=choice(inference.SERVING_ALGORITHMS),
+        protocol=choice(tuple(collectives.NCCL_LATENCIES)), bytes_per_element=positive(0.5, 4.0)),
+         check=decode_all_reduce_consistent),
+    Case(inference.kv_transfer, dict(
+        model=inference_model, prompt_tokens=nonnegative(1.0, 1e17), senders=count(1, 64),
+        link=choice(NETWORK_LINKS), layerwise=flag(), bytes_per_element=positive(0.5, 4.0)),
+         check=kv_transfer_within_link),
+    Case(inference.serving_deployment, dict(
+        model=inference_model, gpu=choice(GPUS), tensor_parallel=power_of_two, batch=count(1, 512),
+        prompt_tokens=positive(1.0, 1e17), context_tokens=optional(positive(1.0, 1e17)),
+        domain_size=power_of_two, kv_link=choice(NETWORK_LINKS), disaggregated=flag(), layerwise=flag(),
+        algorithm=choice(inference.SERVING_ALGORITHMS), compute_efficiency=optional(fraction(0.01, 1.0))),
+         check=serving_consistent, examples=0.5),
+]
+
+
+# Hostile input -----------------------------------------------------------------------------------
+
+@pytest.mark.usefixtures("warnings_are_errors")
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # message_bytes = inf, refused inside the collective model as "size_bytes"
+    (lambda i: i.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, bytes_per_element=1.7e308), ValueError,
+     r"bytes_per_element = 1\.7e\+308 B is not valid: it must be in \(0, 64\] B"),
+    (lambda i: i.tensor_parallel_decode_all_reduce("Llama 3 70B", 8, bytes_per_element=(2, 3)), TypeError,
+     "bytes_per_element must be a single real number"),
+    (lambda i: i.serving_deployment("Llama 3 70B", 1.5), TypeError, r"gpu must be a GPU or the name of one \('"),
+    # an overflow in memory.decode_step (context x batch), then "tokens = ..." from the KV cache
+    (lambda i: i.serving_deployment("Llama 3 70B", context_tokens=1.7e308), ValueError,
+     r"context_tokens = 1\.7e\+308 token is not valid: it must be in \[1, 1e\+15\] token"),
+    (lambda i: i.serving_deployment("Llama 3 70B", disaggregated=1), TypeError, "disaggregated must be True or False"),
+    # an infinite time to first token
+    (lambda i: i.serving_deployment("GPT-3 175B", "A100 SXM", tensor_parallel=1, compute_efficiency=5e-324), ValueError,
+     r"compute_efficiency = 4\.94066e-324 is not valid: it must be in \[0\.001, 1\]"),
+    (lambda i: i.serving_deployment("GPT-3 175B", "A100 SXM", tensor_parallel=1, compute_efficiency=[1.0]), TypeError,
+     "compute_efficiency must be a single real number"),
+    (lambda i: i.kv_transfer("OPT-66B", 512, layerwise="no"), TypeError, "layerwise must be True or False"),
+    (lambda i: i.kv_transfer("OPT-66B", 512, link=400e9), TypeError, r"link must be a Link or the name of one \('"),
+])
+def test_inference_inputs(call, error, message):
+    from interconnect_lab import inference
+    with pytest.raises(error, match=message):
+        call(inference)
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

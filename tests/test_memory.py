@@ -1,23 +1,23 @@
-"""The memory wall (chapter 3): training state, KV cache, offload traffic and its time."""
+"""The memory wall (chapter 3): training state, KV cache, offload traffic and its time.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import dataclasses
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from interconnect_lab import catalog, memory as m, published, training as tr
-from interconnect_lab import units as u
+from fuzzing import Case, choice, count, flag, fraction, make_tests, nonnegative, positive
+
+from interconnect_lab import catalog, memory as m, memory, published, training as tr, training, units as u
 
 PCIE5 = "host DDR5 over PCIe Gen5 x16"
+
 OPT_13B = tr.TransformerModel.gpt(name="OPT-13B", layers=40, hidden_size=5120, heads=40,
                                   vocabulary_size=50272, sequence_length=2048)
 
-
-# ---------------------------------------------------------------------------
-# KV cache: Kwon et al. (vLLM), SOSP 2023, §3
-# ---------------------------------------------------------------------------
 
 def test_kv_cache_of_opt_13b_matches_vllm():
     # "the KV cache of a single token demands 800 KB of space, calculated as
@@ -54,10 +54,6 @@ def test_kv_cache_rejects_bad_input(kwargs, message):
         m.kv_cache_bytes("Llama 3 8B", 1)
 
 
-# ---------------------------------------------------------------------------
-# Training state: ZeRO's (2 + 2 + K) bytes per parameter
-# ---------------------------------------------------------------------------
-
 def test_training_state_is_sixteen_bytes_per_parameter():
     state = m.training_state(1e9)
     assert (state.weights_bytes, state.gradients_bytes, state.optimizer_bytes) == (2e9, 2e9, 12e9)
@@ -75,10 +71,6 @@ def test_training_state_takes_arrays_and_rejects_negative_counts():
     with pytest.raises(ValueError, match="unknown state 'activations'"):
         state.part("activations")
 
-
-# ---------------------------------------------------------------------------
-# Plans and paths
-# ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("plan", list(m.OFFLOAD_PLANS.values()), ids=lambda p: p.name)
 def test_every_plan_keeps_each_byte_in_one_place(plan):
@@ -133,10 +125,6 @@ def test_measured_host_copy_stays_below_the_path():
         == pytest.approx(0.88, abs=0.005)
 
 
-# ---------------------------------------------------------------------------
-# Transfer time
-# ---------------------------------------------------------------------------
-
 def test_transfer_time_by_hand():
     path = m.offload_path(PCIE5)
     link = catalog.link("PCIe Gen5 x16").per_direction_bytes_per_s
@@ -173,10 +161,6 @@ def test_transfer_time_rejects_bad_input():
     with pytest.raises(TypeError, match="directions_overlap must be True or False"):
         m.transfer_time(1, 1, PCIE5, directions_overlap="yes")
 
-
-# ---------------------------------------------------------------------------
-# A training step with offloaded state
-# ---------------------------------------------------------------------------
 
 def test_no_offload_costs_nothing_and_may_not_fit():
     step = m.offload_step("Llama 3 70B", "H100 SXM", "none", PCIE5, tokens_per_gpu=8192, shards=8)
@@ -234,10 +218,6 @@ def test_offload_step_rejects_bad_input():
         m.offload_step("Llama 9", "H100 SXM", "none", PCIE5, tokens_per_gpu=1)
 
 
-# ---------------------------------------------------------------------------
-# Decode with the KV cache partly in host memory
-# ---------------------------------------------------------------------------
-
 def test_decode_all_in_hbm_reads_weights_and_cache_once():
     model, gpu = tr.transformer_model("Llama 3 8B"), catalog.gpu("H100 SXM")
     step = m.decode_step(model, gpu, context_tokens=4096, batch=4)
@@ -274,10 +254,6 @@ def test_decode_rejects_bad_input():
         m.decode_step("Llama 3 8B", "H100 SXM", context_tokens=1, batch=0)
 
 
-# ---------------------------------------------------------------------------
-# CXL latency: the catalog's expander against the published measurements
-# ---------------------------------------------------------------------------
-
 def test_catalog_cxl_latency_lies_within_the_published_ranges():
     local = catalog.memory_tier("Host DDR5 (one Xeon socket)").latency_s
     cxl = catalog.memory_tier("CXL memory expander (x16)").latency_s
@@ -285,3 +261,50 @@ def test_catalog_cxl_latency_lies_within_the_published_ranges():
     assert pond.quantity == "added" and melody.quantity == "load"
     assert local + pond.low_s <= cxl <= local + pond.high_s
     assert melody.low_s <= cxl <= melody.high_s
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+size = nonnegative(1.0, 1e13)
+
+FUZZ_CASES = [
+    Case(memory.training_state, dict(model_or_parameters=count(1, 10 ** 13),
+                                     parameter_bytes=positive(0.5, 8), gradient_bytes=positive(0.5, 8))),
+    Case(memory.offload_plan, dict(name=choice(tuple(memory.OFFLOAD_PLANS)))),
+    Case(memory.offload_path, dict(name=choice(tuple(memory.OFFLOAD_PATHS)))),
+    Case(memory.transfer_time, dict(to_host_bytes=size, to_device_bytes=size,
+                                    path=choice(tuple(memory.OFFLOAD_PATHS)), directions_overlap=flag())),
+]
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+MODELS = tuple(training.MODELS)
+
+GPUS = tuple(catalog.GPUS)
+
+model = choice(MODELS)
+
+
+FUZZ_CASES += [
+    Case(memory.kv_cache_bytes, dict(model=st.builds(training.transformer_model, st.sampled_from(MODELS)),
+                                     tokens=nonnegative(1.0, 1e9), bytes_per_element=positive(0.5, 4))),
+    Case(memory.offload_step, dict(model=model, gpu=choice(GPUS), plan=choice(tuple(memory.OFFLOAD_PLANS)),
+                                   path=choice(tuple(memory.OFFLOAD_PATHS)), tokens_per_gpu=count(1, 65_536),
+                                   shards=count(1, 1024), overlap_fraction=fraction()), examples=0.5,
+         exempt=("added_fraction",)),  # step over compute time minus one: any size,
+    Case(memory.decode_step, dict(model=model, gpu=choice(GPUS), context_tokens=count(1, 1_000_000),
+                                  batch=count(1, 256), offloaded_fraction=fraction(), gpus=count(1, 8),
+                                  overlap_fraction=fraction()), examples=0.5),
+]
+
+
+# Hostile input -----------------------------------------------------------------------------------
+
+@pytest.mark.usefixtures("warnings_are_errors")
+def test_decode_step_context_has_a_bound():
+    from interconnect_lab import memory
+    with pytest.raises(ValueError, match=r"context_tokens = 1\.7e\+308 token is not valid: it must be in \[0, 1e\+15\]"):
+        memory.decode_step("Llama 3 8B", "H100 SXM", context_tokens=1.7e308, batch=2)
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

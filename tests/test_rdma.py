@@ -1,15 +1,18 @@
-"""RDMA model: kernel TCP against RDMA on the host, GPUDirect RDMA against staging through host memory."""
+"""RDMA model: kernel TCP against RDMA on the host, GPUDirect RDMA against staging through host memory.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import dataclasses
 import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from interconnect_lab import catalog, published, rdma
-from interconnect_lab import units as u
+from fuzzing import Case, choice, count, flag, fraction, make_tests, nonnegative, positive
+
+from interconnect_lab import catalog, memory, published, rdma, units as u
 from interconnect_lab.collectives import NETWORK_EFFICIENCY
 from interconnect_lab.rdma import (
     GPU_PATHS, NCCL_CHUNK_BYTES, STACKS, gpu_transfer, host_latency, host_memory_traffic, host_transfer,
@@ -18,15 +21,15 @@ from interconnect_lab.rdma import (
 from interconnect_lab.topology import path_latency
 
 CX7 = catalog.nic("ConnectX-7")
+
 PORT_400G = 400 * u.Gbit_per_s
+
 SIZES = np.geomspace(1, 2**32, 60)
 
 
 def transfer(size, stack, link=PORT_400G, case="central"):
     return host_transfer(size, stack, link_bytes_per_s=link, latency_s=host_latency(stack, case=case).total_s)
 
-
-# Published values -----------------------------------------------------------------------------
 
 def test_kernel_tcp_per_core_is_cai_2021_section_1():
     # "~42Gbps throughput-per-core", > 50 % of cycles copying, on a 3.4 GHz Xeon with a 100 Gbps NIC.
@@ -53,8 +56,6 @@ def test_erpc_moves_more_per_core_than_the_kernel_kalia_2019():
         == pytest.approx(75 / 42)
     assert published.ERPC_PER_CORE.messages_per_s_per_core == 10e6
 
-
-# Host stacks ----------------------------------------------------------------------------------
 
 def test_host_latency_adds_the_published_parts():
     est = published.LATENCY_ESTIMATES
@@ -119,8 +120,6 @@ def test_host_memory_traffic():
         == pytest.approx(400 * u.GB_per_s)
     assert host_memory_traffic(0, rate_bytes_per_s=50 * u.GB_per_s, nics=8) == 0
 
-
-# GPU paths ------------------------------------------------------------------------------------
 
 def test_nccl_default_gpudirect_threshold_is_pxb():
     assert [nccl_uses_gpudirect(t) for t in ("PIX", "PXB", "PHB", "NODE", "SYS")] == [True, True, False, False,
@@ -198,8 +197,6 @@ def test_gpudirect_is_never_slower_than_staging(nic, pcie, gpus, both, inter):
         assert np.all(other.effective_bandwidth_bytes_per_s <= other.rate_bytes_per_s * (1 + 1e-12))
 
 
-# Bad input ------------------------------------------------------------------------------------
-
 def test_unknown_names_list_the_valid_ones():
     with pytest.raises(ValueError, match="valid stacks are: 'kernel TCP', 'RDMA'"):
         host_latency("UDP")
@@ -235,3 +232,31 @@ def test_catalog_systems_know_their_sockets():
     with pytest.raises(ValueError, match="cpu_sockets"):
         dataclasses.replace(dgx, cpu_sockets=0)
     assert math.isinf(rdma.Segment(name="host memory", capacity_bytes_per_s=1.0, load=0).rate_bytes_per_s)
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+size = nonnegative(1.0, 1e13)
+
+rate = positive(1e6, 1e13)
+
+latency = nonnegative(1e-9, 1e-2)
+
+FUZZ_CASES = [
+    # RDMA and memory
+    Case(rdma.host_latency, dict(stack=choice(tuple(rdma.STACKS)), case=choice(tuple(rdma.CASES)),
+                                 switch_hops=count(0, 10), switch_latency_s=latency, link_latency_s=latency)),
+    Case(rdma.host_transfer, dict(size_bytes=size, stack=choice(tuple(rdma.STACKS)), link_bytes_per_s=rate,
+                                  latency_s=latency, efficiency=fraction(0.05, 1.0),
+                                  core_bytes_per_s=rate, cores_per_end=count(1, 64))),
+    Case(rdma.host_memory_traffic, dict(bytes_per_byte=nonnegative(0.1, 10), rate_bytes_per_s=rate,
+                                        nics=count(1, 16), bidirectional=flag())),
+    Case(rdma.nccl_uses_gpudirect, dict(path_type=choice(tuple(rdma.PATH_TYPES)),
+                                        gdr_level=choice(tuple(rdma.PATH_TYPES)))),
+    Case(rdma.gpu_transfer, dict(size_bytes=size, path=choice(tuple(rdma.GPU_PATHS)),
+                                 nic=choice(tuple(catalog.NICS)), gpus_sharing_host=count(1, 8),
+                                 bidirectional=flag(), efficiency=fraction(0.05, 1.0),
+                                 chunk_bytes=positive(1e3, 1e8))),
+]
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

@@ -1,16 +1,20 @@
-"""Failures and checkpoints (reliability): Young and Daly, the effective-time model, the published logs."""
+"""Failures and checkpoints (reliability): Young and Daly, the effective-time model, the published logs.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy.optimize import minimize_scalar
 
-from interconnect_lab import units as u
+from fuzzing import Case, choice, count, make_tests, mixed, nonnegative, positive
+
+from interconnect_lab import reliability, units as u
 from interconnect_lab.published import FT_HSDP_RECOVERY, LLAMA3_INTERRUPTIONS, OPT175B_RESTARTS
 from interconnect_lab.reliability import (
-    CHECKPOINT_INTERVALS, checkpoint_plan, daly_interval, effective_training_fraction, optimal_checkpoint_interval,
-    system_mtbf, young_interval,
+    CHECKPOINT_INTERVALS, checkpoint_plan, daly_interval, effective_training_fraction,
+    optimal_checkpoint_interval, system_mtbf, young_interval,
 )
 
 
@@ -21,8 +25,6 @@ def best_interval(checkpoint_s, mtbf_s, restart_s=0.0):
                              options={"xatol": 1e-9 * mtbf_s})
     return result.x
 
-
-# Published values -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mtbf_h, printed_min, tolerance_min", [(24, 117, 0.5), (6, 57, 0.5), (0.25, 9.1, 0.05)])
 def test_daly_figures_3_to_5(mtbf_h, printed_min, tolerance_min):
@@ -56,8 +58,6 @@ def test_other_published_logs():
     assert synchronous.recovery_s > tolerant.recovery_s
     assert synchronous.effective_training_fraction < tolerant.effective_training_fraction
 
-
-# Identities and limits -------------------------------------------------------------------
 
 def test_young_by_hand():
     assert young_interval(50.0, 400.0) == pytest.approx(200.0)
@@ -145,8 +145,6 @@ def test_effective_fraction_is_a_share(tau, delta, mtbf, restart):
     assert eta <= tau / (tau + delta) + 1e-12
 
 
-# Bad input ----------------------------------------------------------------------------------
-
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match="checkpoint_s"):
         young_interval(-1.0, 100.0)
@@ -161,3 +159,69 @@ def test_bad_input_is_named():
     with pytest.raises(TypeError):
         checkpoint_plan(10, "a year", 1.0)
     assert set(CHECKPOINT_INTERVALS) == {"young", "daly"}
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+seconds = positive(1e-3, 1e9)
+
+
+def interval_positive(result, kwargs):
+    assert np.all(np.asarray(result) > 0), (result, kwargs)
+
+
+def fraction_in_unit_interval(result, kwargs):
+    assert np.all((np.asarray(result) >= 0) & (np.asarray(result) <= 1)), result
+
+
+FUZZ_CASES = [
+    # reliability
+    Case(reliability.system_mtbf, dict(components=count(1, 10 ** 7), component_mtbf_s=seconds),
+         check=interval_positive),
+    Case(reliability.young_interval, dict(checkpoint_s=seconds, mtbf_s=seconds), check=interval_positive),
+    Case(reliability.daly_interval, dict(checkpoint_s=seconds, mtbf_s=seconds), check=interval_positive),
+    Case(reliability.optimal_checkpoint_interval, dict(checkpoint_s=seconds, mtbf_s=seconds,
+                                                       model=choice(("young", "daly"))),
+         check=interval_positive),
+    Case(reliability.effective_training_fraction, dict(
+        interval_s=seconds, checkpoint_s=nonnegative(1e-3, 1e6), mtbf_s=seconds,
+        restart_s=nonnegative(1e-3, 1e6)), check=fraction_in_unit_interval),
+    Case(reliability.checkpoint_plan, dict(
+        gpus=mixed(st.one_of(st.integers(1, 10 ** 6), st.lists(st.integers(1, 10 ** 6), min_size=1,
+                                                                max_size=5))),
+        gpu_mtbf_s=seconds, checkpoint_s=positive(1.0, 1e5), restart_s=nonnegative(1.0, 1e5),
+        model=choice(("young", "daly")))),
+]
+
+
+# Hostile input -----------------------------------------------------------------------------------
+
+@pytest.mark.usefixtures("warnings_are_errors")
+def test_checkpoint_plan_of_a_hopeless_job_is_a_clear_error_not_a_division_by_zero():
+    # a million GPUs failing once a day each: a failure every 0.086 s against one-hour checkpoints
+    with pytest.raises(ValueError, match=r"gpus = 1e\+06 .* never makes progress"):
+        reliability.checkpoint_plan(1_000_000, 86_400, 3600)
+    # a failure every 0.86 s against 10-minute checkpoints: a useful share near 1e-302, refused too
+    with pytest.raises(ValueError, match="never makes progress"):
+        reliability.checkpoint_plan(100_000, 86_400, 600)
+
+
+@pytest.mark.usefixtures("warnings_are_errors")
+def test_checkpoint_plan_of_an_ordinary_job_stays_finite():
+    plan = reliability.checkpoint_plan([1_000, 16_384, 100_000], 5 * 365 * 86_400, 60, restart_s=600)
+    assert np.all(np.isfinite(plan.slowdown)) and np.all((plan.effective_fraction > 0)
+                                                         & (plan.effective_fraction <= 1))
+
+
+@pytest.mark.usefixtures("warnings_are_errors")
+@pytest.mark.parametrize(("checkpoint_s", "mtbf_s"), [(1e-300, 1e-300), (5e-324, 1e15), (1e15, 1e-300), (300, 86_400)])
+def test_daly_interval_is_positive(checkpoint_s, mtbf_s):
+    assert reliability.daly_interval(checkpoint_s, mtbf_s) > 0
+    assert reliability.young_interval(checkpoint_s, mtbf_s) > 0
+
+
+@pytest.mark.usefixtures("warnings_are_errors")
+def test_daly_interval_still_reproduces_daly_fig_3():
+    assert round(reliability.daly_interval(5 * 60, 24 * 3600) / 60) == 117
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

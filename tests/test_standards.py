@@ -1,14 +1,21 @@
-"""Standards, consortia and claims: the recorded facts, the timer formula, and bad input."""
+"""Standards, consortia and claims: the recorded facts, the timer formula, and bad input.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import math
 
+import numpy as np
 import pytest
+
+from fuzzing import Case, count, make_tests
 
 from interconnect_lab import standards
 from interconnect_lab.sources import Source
 from interconnect_lab.standards import (
     NCCL_IB_RETRY_CNT_DEFAULT, NCCL_IB_TIMEOUT_DEFAULT, ROCE_V2, SMARTT_CLAIM, SPECTRUM_X_CLAIM,
-    ULTRA_ETHERNET_1_0, ULTRA_ETHERNET_CONSORTIUM, Consortium, PerformanceClaim, Specification, local_ack_timeout_s,
+    ULTRA_ETHERNET_1_0, ULTRA_ETHERNET_CONSORTIUM, Consortium, PerformanceClaim, Specification,
+    local_ack_timeout_s,
 )
 
 
@@ -71,3 +78,18 @@ def test_bad_records_are_refused():
 def test_nccl_and_jericho_records():
     assert standards.NCCL_IB_QPS_PER_CONNECTION_DEFAULT == 1
     assert standards.JERICHO3_AI_CLAIM.value == 32_768 and not standards.JERICHO3_AI_CLAIM.independent
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+def timeout_infinite_only_for_zero(result, kwargs):
+    assert (result == np.inf) == (kwargs["exponent"] == 0) and result > 0, (result, kwargs)
+
+
+FUZZ_CASES = [
+    # standards, utilization, silicon
+    Case(standards.local_ack_timeout_s, dict(exponent=count(0, 40)), check=timeout_infinite_only_for_zero,
+         infinite=("result",)),
+]
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

@@ -1,13 +1,17 @@
-"""Unit identities: the conversions every chapter relies on."""
+"""Unit identities: the conversions every chapter relies on.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import math
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from interconnect_lab import units as u
+from fuzzing import Case, count, make_tests, nonnegative
+
+from interconnect_lab import units as u, units
 
 
 def test_bits_and_bytes():
@@ -69,3 +73,32 @@ def test_formatters_reject_bad_input(bad):
 def test_vectorized_conversion():
     rates_gbit = np.array([100, 200, 400, 800])
     assert np.allclose(rates_gbit * u.Gbit_per_s / u.GB_per_s, [12.5, 25, 50, 100])
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+def per_direction_halves(result, kwargs):
+    assert np.all((np.asarray(result) >= 0) & (np.asarray(result) <= np.asarray(kwargs["both_directions_value"])))
+
+
+FUZZ_CASES = [
+    # units
+    Case(units.per_direction, dict(both_directions_value=nonnegative(1.0, 1e15)), check=per_direction_halves),
+    Case(units.both_directions, dict(per_direction_value=nonnegative(1.0, 1e15))),
+    *[Case(function, {parameter: nonnegative(1e-12, 1e18), "digits": count(1, 8)})
+      for function, parameter in ((units.format_bytes, "size_bytes"), (units.format_rate, "rate_bytes_per_s"),
+                                  (units.format_time, "time_s"), (units.format_flop_rate, "rate_flop_per_s"),
+                                  (units.format_power, "power_w"), (units.format_usd, "amount_usd"))],
+]
+
+
+# Hostile input -----------------------------------------------------------------------------------
+
+@pytest.mark.usefixtures("warnings_are_errors")
+def test_per_direction_refuses_a_negative_bandwidth():
+    with pytest.raises(ValueError, match=r"both_directions_value = -900 B/s is not valid: it must be >= 0 B/s"):
+        units.per_direction(-900)
+    with pytest.raises(ValueError, match="per_direction_value"):
+        units.both_directions(1.7e308)
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

@@ -1,15 +1,27 @@
-"""Step time, overlap and FLOP utilization (chapter 1)."""
+"""Step time, overlap and FLOP utilization (chapter 1).
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
+
+from fuzzing import Case, count, fraction, make_tests, nonnegative, positive
 
 import interconnect_lab as il
+from interconnect_lab import utilization
 from interconnect_lab.published import MEGASCALE_ABLATION, MEGASCALE_TABLE2
 
+
 times = st.floats(min_value=1e-6, max_value=1e3)
+
 fractions = st.floats(min_value=0, max_value=1)
+
+# MegaScale NSDI'24 Table 2 prints MFU next to throughput. With the model FLOPs per
+# token MegaScale counts for its 175B model (72 l h^2 (1 + s/6h) + 6 h V = 1.077e12,
+# published-results §1), the MFU definition reproduces every row within 2 % relative.
+MEGASCALE_FLOP_PER_TOKEN = 72 * 96 * 12288**2 * (1 + 2048 / (6 * 12288)) + 6 * 12288 * 64000
 
 
 def test_seed_example_waits_forty_percent():
@@ -92,12 +104,6 @@ def test_mfu_and_hfu_share_the_definition():
         il.model_flops_utilization(1e15, 1.0, 1e15, 0)
 
 
-# MegaScale NSDI'24 Table 2 prints MFU next to throughput. With the model FLOPs per
-# token MegaScale counts for its 175B model (72 l h^2 (1 + s/6h) + 6 h V = 1.077e12,
-# published-results §1), the MFU definition reproduces every row within 2 % relative.
-MEGASCALE_FLOP_PER_TOKEN = 72 * 96 * 12288**2 * (1 + 2048 / (6 * 12288)) + 6 * 12288 * 64000
-
-
 @pytest.mark.parametrize("run", MEGASCALE_TABLE2, ids=lambda r: f"{r.system}-{r.gpus}-{r.batch_size}")
 def test_mfu_definition_reproduces_megascale_table2(run):
     mfu = il.model_flops_utilization(MEGASCALE_FLOP_PER_TOKEN * run.tokens_per_s, 1.0, 312e12, run.gpus)
@@ -111,3 +117,21 @@ def test_megascale_ablation_gains_sum_to_the_total():
     assert gains["communication"] == pytest.approx(0.062, abs=1e-9)
     with pytest.raises(ValueError, match="baseline and at least one"):
         il.ablation_gains(MEGASCALE_ABLATION[:1])
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+FUZZ_CASES = [
+    Case(utilization.step_time, dict(compute_s=nonnegative(1e-6, 1e4), communication_s=nonnegative(1e-6, 1e4),
+                                     overlap_fraction=fraction())),
+    Case(utilization.compute_time, dict(model_flops=positive(1e9, 1e24), peak_flop_per_s=positive(1e12, 1e16),
+                                        compute_efficiency=fraction(0.01, 1.0))),
+    Case(utilization.model_flops_utilization, dict(
+        model_flops=positive(1e9, 1e24), time_s=positive(1e-3, 1e6), peak_flop_per_s=positive(1e12, 1e16),
+        n_gpus=count(1, 100_000))),
+    Case(utilization.hardware_flops_utilization, dict(
+        hardware_flops=positive(1e9, 1e24), time_s=positive(1e-3, 1e6), peak_flop_per_s=positive(1e12, 1e16),
+        n_gpus=count(1, 100_000))),
+]
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

@@ -13,8 +13,8 @@ Usage (from the repository root)::
     python tools/build_practice.py 7 8             # only these chapters
     python tools/execute_notebooks.py book/practice/*.ipynb   # then store outputs
 
-The questions themselves live in ``interconnect_lab/exercises/bank.py``; a new
-exercise there appears on its page when this script runs again.
+The questions themselves live in ``interconnect_lab/exercises/bank/`` (one module per
+chapter); a new exercise there appears on its page when this script runs again.
 """
 
 from __future__ import annotations

@@ -64,6 +64,11 @@ def shipped_run(name):
     nccl-tests logs are parsed with the collective their source names;
     perftest and topology logs with their own parsers.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`~interconnect_lab.calibrate.logs.SHIPPED_LOGS`.
+
     Examples
     --------
     >>> shipped_run("v100_dgx2_all_reduce").n_ranks

@@ -273,6 +273,11 @@ for _entry in GPUS.values():
 def gpu(name: str) -> GPU:
     """The catalog GPU called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`GPUS` (an unknown name lists the valid ones); a GPU itself is returned as it is.
+
     Examples
     --------
     >>> gpu("MI300X").hbm_bytes / 1e9

@@ -353,6 +353,11 @@ LINKS = _table([
 def link(name: str) -> Link:
     """The catalog link called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`LINKS` (an unknown name lists the valid ones); a Link itself is returned as it is.
+
     Examples
     --------
     >>> from interconnect_lab import units as u

@@ -153,6 +153,11 @@ MEMORY_TIERS = _table([
 def memory_tier(name: str) -> MemoryTier:
     """The catalog memory tier called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`MEMORY_TIERS` (an unknown name lists the valid ones); a MemoryTier itself is returned as it is.
+
     Examples
     --------
     >>> memory_tier("CXL memory expander (x16)").path

@@ -106,6 +106,11 @@ NICS = _table([
 def nic(name: str) -> NIC:
     """The catalog NIC called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`NICS` (an unknown name lists the valid ones); a NIC itself is returned as it is.
+
     Examples
     --------
     >>> nic("ConnectX-8").host_link

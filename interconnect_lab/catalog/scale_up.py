@@ -314,6 +314,11 @@ SCALE_UP_FABRICS = _scale_up_fabrics(LINKS)
 def scale_up_fabric(name):
     """The scale-up fabric called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SCALE_UP_FABRICS`.
+
     Examples
     --------
     >>> f = scale_up_fabric("UALink 200G 1.0")
@@ -406,6 +411,11 @@ ETHERNET_ROADMAP = MappingProxyType({item.name: item for item in (
 
 def roadmap_item(name):
     """The roadmap item called ``name``; an unknown name lists the valid ones.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`ETHERNET_ROADMAP`.
 
     Examples
     --------

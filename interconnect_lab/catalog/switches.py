@@ -254,6 +254,11 @@ SWITCHES = _table([
 def switch(name: str) -> Switch:
     """The catalog switch called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SWITCHES` (an unknown name lists the valid ones); a Switch itself is returned as it is.
+
     Examples
     --------
     >>> switch("Quantum-X800 Q3400").ports

@@ -143,6 +143,11 @@ SYSTEMS = _table([
 def system(name: str) -> System:
     """The catalog system called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SYSTEMS` (an unknown name lists the valid ones); a System itself is returned as it is.
+
     Examples
     --------
     >>> system("HGX H100").scale_up_switch

@@ -61,7 +61,13 @@ VARIANT_GPUS = MappingProxyType({
 
 
 def variant_link(name):
-    """The link variant called ``name`` (see :data:`VARIANT_LINKS`); an unknown name lists the valid ones."""
+    """The link variant called ``name`` (see :data:`VARIANT_LINKS`); an unknown name lists the valid ones.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`VARIANT_LINKS`.
+    """
     if name not in VARIANT_LINKS:
         raise ValueError(f"unknown link variant {name!r}; valid link variants are: "
                          f"{', '.join(map(repr, VARIANT_LINKS))}")
@@ -69,7 +75,13 @@ def variant_link(name):
 
 
 def variant_gpu(name):
-    """The GPU variant called ``name`` (see :data:`VARIANT_GPUS`); an unknown name lists the valid ones."""
+    """The GPU variant called ``name`` (see :data:`VARIANT_GPUS`); an unknown name lists the valid ones.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`VARIANT_GPUS`.
+    """
     if name not in VARIANT_GPUS:
         raise ValueError(f"unknown GPU variant {name!r}; valid GPU variants are: "
                          f"{', '.join(map(repr, VARIANT_GPUS))}")

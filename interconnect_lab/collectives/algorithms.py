@@ -190,6 +190,11 @@ ALGORITHMS = MappingProxyType({entry.name: entry for entry in (
 def algorithms_for(collective):
     """Names of the algorithms that implement ``collective``.
 
+    Parameters
+    ----------
+    collective : str
+        One of :data:`COLLECTIVES`.
+
     Examples
     --------
     >>> algorithms_for("all_to_all")

@@ -110,6 +110,11 @@ NVLS_SOURCES = (NCCL_NVLS_TUNING, NCCL_TUNING)
 def nvls_efficiency(link_name):
     """NCCL's NVLS efficiency for an NVLink generation, or None where NVLS does not exist [-].
 
+    Parameters
+    ----------
+    link_name : str
+        A catalog link's name (``"NVLink 4"``).
+
     Examples
     --------
     >>> nvls_efficiency("NVLink 4"), nvls_efficiency("NVLink 5"), nvls_efficiency("NVLink 3")

@@ -13,8 +13,12 @@ def collective_time(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, late
                     algorithm="ring", **options):
     """Time of one collective [s]: ``collective_performance(...).time_s``.
 
-    Parameters are those of :func:`collective_performance`; keyword ``options``
-    are its keyword-only parameters.
+    Parameters
+    ----------
+    collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm :
+        As for :func:`collective_performance`.
+    **options
+        Its keyword-only parameters.
 
     Examples
     --------
@@ -70,9 +74,15 @@ def all_gather_time(size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algor
     """Time of an all-gather whose gathered output is ``size_bytes`` [s].
 
     Each rank contributes ``size_bytes / n_ranks`` and ends with all of it. Ring:
-    :math:`t = t_0 + (n-1)\\alpha + \\frac{n-1}{n}\\frac{S}{\\eta B}`. Parameters as
-    :func:`all_reduce_time`; algorithms ``"ring"``, ``"halving_doubling"``,
-    ``"direct"``, ``"hierarchical"``.
+    :math:`t = t_0 + (n-1)\\alpha + \\frac{n-1}{n}\\frac{S}{\\eta B}`. Algorithms:
+    ``"ring"``, ``"halving_doubling"``, ``"direct"``, ``"hierarchical"``.
+
+    Parameters
+    ----------
+    size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm :
+        As for :func:`all_reduce_time`.
+    **options
+        Keyword-only parameters of :func:`collective_performance`.
 
     Examples
     --------
@@ -88,9 +98,15 @@ def reduce_scatter_time(size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, a
     """Time of a reduce-scatter of a ``size_bytes`` array [s].
 
     Each rank ends with the sum of one ``1/n_ranks`` share. Ring:
-    :math:`t = t_0 + (n-1)\\alpha + \\frac{n-1}{n}\\frac{S}{\\eta B}`. Parameters as
-    :func:`all_reduce_time`; algorithms ``"ring"``, ``"halving_doubling"``,
-    ``"direct"``, ``"hierarchical"``.
+    :math:`t = t_0 + (n-1)\\alpha + \\frac{n-1}{n}\\frac{S}{\\eta B}`. Algorithms:
+    ``"ring"``, ``"halving_doubling"``, ``"direct"``, ``"hierarchical"``.
+
+    Parameters
+    ----------
+    size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm :
+        As for :func:`all_reduce_time`.
+    **options
+        Keyword-only parameters of :func:`collective_performance`.
 
     Examples
     --------
@@ -106,8 +122,14 @@ def broadcast_time(size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algori
     """Time of a broadcast of ``size_bytes`` from one root to all ranks [s].
 
     Pipelined ring (chain): :math:`t = t_0 + (n-1)\\alpha + S/(\\eta B)`.
-    Parameters as :func:`all_reduce_time`; algorithms ``"ring"``, ``"tree"``,
-    ``"halving_doubling"``.
+    Algorithms: ``"ring"``, ``"tree"``, ``"halving_doubling"``.
+
+    Parameters
+    ----------
+    size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm :
+        As for :func:`all_reduce_time`.
+    **options
+        Keyword-only parameters of :func:`collective_performance`.
 
     Examples
     --------
@@ -123,8 +145,14 @@ def reduce_time(size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm
     """Time of a reduce of ``size_bytes`` arrays onto one root [s].
 
     Pipelined ring (chain): :math:`t = t_0 + (n-1)\\alpha + S/(\\eta B)`.
-    Parameters as :func:`all_reduce_time`; algorithms ``"ring"``, ``"tree"``,
-    ``"halving_doubling"``.
+    Algorithms: ``"ring"``, ``"tree"``, ``"halving_doubling"``.
+
+    Parameters
+    ----------
+    size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm :
+        As for :func:`all_reduce_time`.
+    **options
+        Keyword-only parameters of :func:`collective_performance`.
 
     Examples
     --------
@@ -142,6 +170,17 @@ def all_to_all_time(size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algor
     Each rank sends a ``1/n_ranks`` share to every rank (itself included):
     :math:`t = t_0 + \\alpha + \\frac{n-1}{n}\\frac{S}{\\eta B}`, all peers at once.
 
+    Parameters
+    ----------
+    size_bytes : float or array_like
+        What each rank sends in total [B].
+    n_ranks, bandwidth_bytes_per_s, latency_s :
+        As for :func:`all_reduce_time`.
+    algorithm : str
+        ``"direct"``, the one all-to-all algorithm (every peer at once).
+    **options
+        Keyword-only parameters of :func:`collective_performance`.
+
     Examples
     --------
     >>> round(all_to_all_time(1e9, 8, 450e9, 3.4e-6) * 1e3, 3)
@@ -155,6 +194,15 @@ def send_recv_time(size_bytes, bandwidth_bytes_per_s, latency_s, **options):
     """Time to send ``size_bytes`` from one rank to another [s].
 
     :math:`t = t_0 + \\alpha + S/(\\eta B)`.
+
+    Parameters
+    ----------
+    size_bytes : float or array_like
+        The message [B].
+    bandwidth_bytes_per_s, latency_s :
+        As for :func:`all_reduce_time`.
+    **options
+        Keyword-only parameters of :func:`collective_performance`.
 
     Examples
     --------

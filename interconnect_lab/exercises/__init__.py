@@ -1,7 +1,7 @@
 """Auto-checked exercises and quizzes: ``check("ch7.ex3", answer)`` in a notebook cell.
 
 Each chapter has checked exercises (``ch<n>.ex<k>``) and a five-question quiz
-(``ch<n>.q<k>``), listed with their questions in ``exercises/bank.py``. Their answers
+(``ch<n>.q<k>``), listed with their questions in ``exercises/bank/`` (one module per chapter). Their answers
 are computed by the library; what is stored (``exercises/store.py``) is a salted hash
 of each answer quantised to its tolerance band, so neither the practice pages
 nor this package hold an answer in clear.
@@ -73,7 +73,13 @@ def check(key: str, answer) -> Result:
 
 
 def show(key: str) -> Prompt:
-    """The question of exercise ``key`` (displays as Markdown in a notebook)."""
+    """The question of exercise ``key`` (displays as Markdown in a notebook).
+
+    Parameters
+    ----------
+    key : str
+        The exercise, ``"ch7.ex3"``.
+    """
     return Prompt(_spec(key))
 
 
@@ -83,6 +89,11 @@ def verify(key: str) -> Verification:
     Computes the answer with the library, checks it, checks a wrong answer
     (1.5 times it; another letter) and, where units apply, the right answer
     in bits instead of bytes (times 8). Nothing of the answer is returned.
+
+    Parameters
+    ----------
+    key : str
+        The exercise, ``"ch7.ex3"``.
     """
     spec = _spec(key)
     stored = _stored(key)
@@ -111,7 +122,13 @@ class ChapterVerification(list):
 
 
 def verify_chapter(chapter: int) -> ChapterVerification:
-    """:func:`verify` every exercise and quiz question of a chapter; raise if any check misbehaves."""
+    """:func:`verify` every exercise and quiz question of a chapter; raise if any check misbehaves.
+
+    Parameters
+    ----------
+    chapter : int
+        The chapter's number, 7.
+    """
     results = ChapterVerification(verify(key) for key in keys(f"ch{chapter}"))
     if not results:
         raise ValueError(f"chapter {chapter!r} has no checked exercises; chapters with some: "
@@ -124,7 +141,13 @@ def verify_chapter(chapter: int) -> ChapterVerification:
 
 
 def store_entries(previous: dict | None = None) -> dict[str, tuple[str, str]]:
-    """Salt and hash of every exercise's current answer; salts kept from ``previous``."""
+    """Salt and hash of every exercise's current answer; salts kept from ``previous``.
+
+    Parameters
+    ----------
+    previous : dict, optional
+        The store as it was (key -> (salt, hash)); its salts are kept.
+    """
     previous = previous or {}
     entries = {}
     for key, spec in EXERCISES.items():

@@ -1,6 +1,6 @@
 """Checking a student's answer against a stored hash, with feedback on units.
 
-An exercise's answer is computed by the library (see ``exercises/bank.py``). What is
+An exercise's answer is computed by the library (see ``exercises/bank/``). What is
 stored (``exercises/store.py``) is not that value but a salted SHA-256 of it quantised
 to a band: the logarithm of the answer, in steps of twice the tolerance, for a
 number; the integer itself for a count; the letter for a multiple choice. A

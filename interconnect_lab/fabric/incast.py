@@ -616,7 +616,10 @@ def incast_port(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_by
     max_events : int
         Events the simulation may take [-], >= 1.
     **options
-        The other parameters of :class:`IncastSimulation`.
+        The other parameters of :class:`IncastSimulation` (``link_delay_s``,
+        ``retransmission_timeout_s``, ...).
+    n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, flow_control :
+        As for :class:`IncastSimulation`.
 
     Returns
     -------

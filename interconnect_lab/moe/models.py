@@ -174,6 +174,11 @@ MOE_MODELS = _models()
 def moe_model(name: str) -> MoEModel:
     """The published MoE architecture called ``name`` (see ``MOE_MODELS``).
 
+    Parameters
+    ----------
+    name : str
+        A key of ``MOE_MODELS``; an MoEModel itself is returned as it is.
+
     Examples
     --------
     >>> model = moe_model("DeepSeek-V3")

@@ -244,6 +244,15 @@ def incast_fan_in(ep_degree, domain_size=None, *, hierarchical=False):
     domains' same-index GPUs. Skew does not add senders; it makes one
     receiver's share larger (:attr:`RoutingLoad.imbalance_factor`).
 
+    Parameters
+    ----------
+    ep_degree : int
+        GPUs in the expert-parallel group n [-].
+    domain_size : int, optional
+        GPUs per scale-up domain g; the whole group by default [-].
+    hierarchical : bool
+        One network copy per destination domain (DeepEP's normal kernels).
+
     Examples
     --------
     >>> incast_fan_in(256, 8), incast_fan_in(256, 8, hierarchical=True)

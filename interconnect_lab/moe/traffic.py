@@ -279,7 +279,13 @@ COMMUNICATION_PATHS = _paths()
 
 
 def communication_path(name: str) -> CommunicationPath:
-    """The communication path called ``name`` (see :data:`COMMUNICATION_PATHS`)."""
+    """The communication path called ``name`` (see :data:`COMMUNICATION_PATHS`).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`COMMUNICATION_PATHS`.
+    """
     check_choice("communication path", name, COMMUNICATION_PATHS)
     return COMMUNICATION_PATHS[name]
 
@@ -441,7 +447,15 @@ def fp8_scale_bytes(hidden_size, block=128, scale_bytes=4.0):
     """Bytes of FP8 scaling factors per token: one 4-byte scale per ``block`` elements [B].
 
     DeepSeek-V3 quantises activations in 1 x 128 tiles with one FP32 scale each (§3.3.2).
-    ``hidden_size`` is in [1, 2**24], ``block`` >= 1 and ``scale_bytes`` in (0, 64] [B].
+
+    Parameters
+    ----------
+    hidden_size : int
+        Elements per token h, in [1, 2**24] [-].
+    block : int
+        Elements that share one scale, >= 1 [-].
+    scale_bytes : float
+        Bytes of one scale, in (0, 64] [B].
 
     Examples
     --------
@@ -464,7 +478,15 @@ def dispatch_and_combine(tokens_per_gpu, hidden_size, top_k, ep_degree, *, exper
 
     The dispatch carries FP8 values with their scales (:func:`fp8_scale_bytes`) when
     ``dispatch_bytes_per_element`` is below 2; the combine carries BF16 by default.
-    Parameters are those of the two functions.
+
+    Parameters
+    ----------
+    tokens_per_gpu, hidden_size, top_k, ep_degree, experts, domain_size, hierarchical, max_domains_per_token :
+        As for :func:`all_to_all_traffic`.
+    dispatch_bytes_per_element, combine_bytes_per_element : float
+        Bytes per element on the wire of the dispatch (FP8: 1) and of the combine (BF16: 2) [B], in (0, 64].
+    scale_up_link, network_link, imbalance_factor, path, scale_up_bandwidth_bytes_per_s, network_bandwidth_bytes_per_s :
+        As for :func:`expert_parallel_all_to_all`.
 
     Returns
     -------

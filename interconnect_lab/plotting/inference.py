@@ -163,7 +163,15 @@ def serving_plot(deployment, *, ax=None, title=None):
 
 
 def update_serving_plot(ax, deployment):
-    """Set the segments and totals of :func:`serving_plot` to ``deployment``; return the changed artists."""
+    """Set the segments and totals of :func:`serving_plot` to ``deployment``; return the changed artists.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes :func:`serving_plot` drew.
+    deployment : ServingDeployment
+        The new result.
+    """
     values = _serving_values(deployment)
     totals = {row: sum(parts.values()) for row, parts in values.items()}
     lefts = {row: 0.0 for row in values}

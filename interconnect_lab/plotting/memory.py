@@ -36,7 +36,13 @@ _LINE_STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1)))
 
 
 def path_color(name):
-    """The colour of an offload path, from the link family its name mentions."""
+    """The colour of an offload path, from the link family its name mentions.
+
+    Parameters
+    ----------
+    name : str
+        An offload path's name (a key of ``memory.OFFLOAD_PATHS``).
+    """
     return next((colour for key, colour in PATH_COLORS.items() if key in name), PALETTE["black"])
 
 
@@ -338,7 +344,15 @@ def offload_memory_plot(step, *, ax=None, limits=None):
 
 
 def update_offload_memory(ax, step):
-    """Set the memory bars, capacity ticks and value texts from ``step``; return the artists changed."""
+    """Set the memory bars, capacity ticks and value texts from ``step``; return the artists changed.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes :func:`offload_memory_plot` drew.
+    step : OffloadStep
+        The new result.
+    """
     artists = ax.offload_artists
     values = np.array([step.all_on_gpu_bytes, step.gpu_bytes, step.host_bytes]) / u.GB
     hbm = step.hbm_bytes / u.GB
@@ -412,6 +426,15 @@ def update_offload_paths(ax, steps, selected):
     """Set every path's bars, its text and the highlight from ``steps``; return the artists changed.
 
     A bar longer than the axis stops at its end; its text still gives the full value.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes :func:`offload_paths_plot` drew.
+    steps : sequence of OffloadStep
+        The new results, one per path, in the order drawn.
+    selected : int or None
+        The path to highlight.
     """
     artists = ax.offload_artists
     limit = ax.get_xlim()[1]

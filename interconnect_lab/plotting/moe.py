@@ -140,7 +140,15 @@ def _load_steps(load):
 
 
 def update_routing_load_plot(ax, load):
-    """Set the line of :func:`routing_load_plot` to a new load; return the changed artists."""
+    """Set the line of :func:`routing_load_plot` to a new load; return the changed artists.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes :func:`routing_load_plot` drew.
+    load : RoutingLoad
+        The new draw.
+    """
     lines = [line for line in ax.lines if line.get_gid() == "gpu-load"]
     if not lines:
         return None
@@ -200,7 +208,15 @@ def moe_layer_plot(step, *, ax=None, limits_s=(1e-6, 1.0), title=None):
 
 
 def update_moe_layer_plot(ax, step):
-    """Set the bars and labels of :func:`moe_layer_plot` to ``step``; return the changed artists."""
+    """Set the bars and labels of :func:`moe_layer_plot` to ``step``; return the changed artists.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes :func:`moe_layer_plot` drew.
+    step : MoELayerStep
+        The new result.
+    """
     low, high = ax.get_xlim()
     values = _layer_values(step)
     changed = []

@@ -305,6 +305,13 @@ def update_gpu_transfer_plot(axes, curves, point):
 
     The paths, sizes and axis limits must be those the figure was drawn with;
     returns None (draw again) when a value falls outside the axes.
+
+    Parameters
+    ----------
+    axes : pair of matplotlib.axes.Axes
+        Axes :func:`gpu_transfer_plot` drew.
+    curves, point :
+        As for :func:`gpu_transfer_plot`.
     """
     curve_ax, bar_ax = axes
     by_gid = {a.get_gid(): a for ax in axes for a in ax.get_children() if a.get_gid()}

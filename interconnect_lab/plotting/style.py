@@ -72,7 +72,13 @@ def _style_context():
 
 
 def styled(function):
-    """Decorator: run a plotting function with ``STYLE`` applied."""
+    """Decorator: run a plotting function with ``STYLE`` applied.
+
+    Parameters
+    ----------
+    function : callable
+        A plotting function.
+    """
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
@@ -131,18 +137,35 @@ def text_width_in(text, fontsize):
     """Rough width of one line of text [inch]: DejaVu Sans averages about 0.6 em a character.
 
     For placing labels before the figure is laid out (no renderer needed).
+
+    Parameters
+    ----------
+    text : str
+        One line.
+    fontsize : float
+        Font size [pt].
     """
     return 0.6 * fontsize * len(text) / 72
 
 
 def axes_size_in(ax):
-    """Width and height of ``ax`` [inch] before the layout runs (a little less than after)."""
+    """Width and height of ``ax`` [inch] before the layout runs (a little less than after).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    """
     box = ax.get_position()
     return box.width * ax.figure.get_figwidth(), box.height * ax.figure.get_figheight()
 
 
 def time_unit(seconds):
     """A time unit ``(name, size in seconds)`` that keeps ``seconds``, the largest value, readable.
+
+    Parameters
+    ----------
+    seconds : float
+        The largest time to show [s].
 
     Examples
     --------

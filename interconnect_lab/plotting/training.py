@@ -200,7 +200,13 @@ SCHEDULE_TIME_LIMITS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 16.0, 32.0, 64.0)
 
 
 def schedule_time_limit(schedule):
-    """The smallest of :data:`SCHEDULE_TIME_LIMITS` that shows the whole schedule [ideal iteration times]."""
+    """The smallest of :data:`SCHEDULE_TIME_LIMITS` that shows the whole schedule [ideal iteration times].
+
+    Parameters
+    ----------
+    schedule : PipelineSchedule
+        From :func:`interconnect_lab.training.pipeline_schedule`.
+    """
     length = schedule.makespan / schedule.ideal
     return next((limit for limit in SCHEDULE_TIME_LIMITS if limit >= 1.02 * length), 1.05 * length)
 
@@ -208,7 +214,16 @@ def schedule_time_limit(schedule):
 def schedule_bars(schedule, stage, backward, chunk=None):
     """(start, width) of each pass of one kind on one stage [ideal iteration times], for ``broken_barh``.
 
-    ``chunk`` (0 to v - 1) keeps only the passes through that model chunk; by default all of them.
+    Parameters
+    ----------
+    schedule : PipelineSchedule
+        From :func:`interconnect_lab.training.pipeline_schedule`.
+    stage : int
+        The stage, 0 to p - 1.
+    backward : bool
+        Backward passes instead of forward ones.
+    chunk : int, optional
+        Model chunk, 0 to v - 1; every chunk by default.
     """
     chosen = (schedule.stage == stage) & (schedule.backward == backward)
     if chunk is not None:
@@ -309,7 +324,13 @@ def pipeline_schedule_plot(schedule, *, ax=None, title=None, label_microbatches=
 
 
 def schedule_title(schedule):
-    """The default title of :func:`pipeline_schedule_plot`: p, m, v and the bubble."""
+    """The default title of :func:`pipeline_schedule_plot`: p, m, v and the bubble.
+
+    Parameters
+    ----------
+    schedule : PipelineSchedule
+        From :func:`interconnect_lab.training.pipeline_schedule`.
+    """
     v = f", v = {schedule.interleave}" if schedule.interleave > 1 else ""
     return (f"p = {schedule.pipeline_parallel}, m = {schedule.microbatches}{v}: bubble "
             f"{schedule.bubble_fraction:.1%} of the ideal time")

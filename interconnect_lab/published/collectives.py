@@ -11,6 +11,9 @@ from ..sources import (
     NCCL_TESTS_ISSUE_319,
 )
 
+__all__ = ["CollectiveMeasurement", "NCCL_BUS_BANDWIDTH", "NCCL_NVLS_SCALING", "NCCL_ISSUE_812",
+           "DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S"]
+
 
 # Collectives: bus bandwidth measured with nccl-tests ------------------------------------
 

@@ -7,6 +7,12 @@ from dataclasses import dataclass
 from .. import units as u
 from ..sources import MLENG_NETWORK, NVIDIA_NVLINK, Source
 
+__all__ = ["SuperPodFabric", "SUPERPOD_H100_TABLE4_SOURCE", "SUPERPOD_H100_TABLE4",
+           "SUPERPOD_B200_LARGER_SOURCE", "SUPERPOD_B200_LARGER", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
+           "SUPERPOD_B300_XDR_TABLE3", "CostShareEstimate", "COTTIER_2024",
+           "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE",
+           "NETWORK_COST_SHARES", "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES"]
+
 
 # Fat trees: NVIDIA DGX SuperPOD compute fabrics -------------------------------------------
 

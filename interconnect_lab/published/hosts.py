@@ -8,6 +8,10 @@ from .. import units as u
 from ..sources import MLENG_NETWORK, Source
 from ..sources import POND
 
+__all__ = ["HostTransferMeasurement", "HOST_DEVICE_TRANSFER", "MemoryLatencyMeasurement",
+           "CXL_LATENCY_MEASUREMENTS", "CAI_2021", "KALIA_2019", "StackThroughput", "KERNEL_TCP_PER_CORE",
+           "ERPC_PER_CORE", "INTER_SOCKET_LINK_BYTES_PER_S", "INTER_SOCKET_LINK_SOURCE"]
+
 
 # Host memory and CXL: measured transfer rates and latencies (chapter 3) -------------------
 

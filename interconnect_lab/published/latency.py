@@ -8,6 +8,8 @@ from types import MappingProxyType
 from .. import units as u
 from ..sources import Source
 
+__all__ = ["LATENCY_DISSECTION_SOURCE", "LatencyEstimate", "LATENCY_ESTIMATES"]
+
 
 # Latency: where a small message's time goes ---------------------------------------------
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from .. import units as u
 from ..sources import Source
 
+__all__ = ["PueEstimate", "PUE_ESTIMATES", "RackPowerFigure", "RACK_POWER_FIGURES"]
+
 
 # Facility overhead and rack power (chapter 10) --------------------------------------------------
 

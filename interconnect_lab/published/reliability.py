@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from .. import units as u
 from ..sources import LLAMA3, MEGASCALE, Source
 
+__all__ = ["StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionCause", "InterruptionLog",
+           "LLAMA3_INTERRUPTIONS", "RestartReport", "OPT", "OPT175B_RESTARTS", "RecoveryObservation",
+           "FT_HSDP", "FT_HSDP_RECOVERY"]
+
 
 @dataclass(frozen=True, kw_only=True)
 class StragglerObservation:

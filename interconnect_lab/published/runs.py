@@ -6,6 +6,12 @@ from dataclasses import dataclass
 
 from ..sources import MEGASCALE, SC21, Source
 
+__all__ = ["AblationStep", "MEGASCALE_ABLATION_SOURCE", "MEGASCALE_ABLATION", "MegatronRun",
+           "SC21_TABLE1_SOURCE", "SC21_TABLE1", "MegaScaleRun", "MEGASCALE_TABLE2_SOURCE", "MEGASCALE_TABLE2",
+           "SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH", "TrainingTimeExample",
+           "SC21_TRAINING_TIME_SOURCE", "SC21_TRAINING_TIME_EXAMPLES", "ZERO_PLUS_PLUS_SOURCE",
+           "ZERO_PLUS_PLUS_VOLUME", "ZERO_PLUS_PLUS_THROUGHPUT"]
+
 
 @dataclass(frozen=True, kw_only=True)
 class AblationStep:

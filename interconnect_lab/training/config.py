@@ -148,7 +148,16 @@ def parallel_config(gpus, *, global_batch_size, tensor_parallel=1, pipeline_para
 
     .. math:: d = \\frac{N}{t\\, p\\, c}
 
-    Raises ``ValueError`` if t·p·c does not divide the GPU count.
+    Parameters
+    ----------
+    gpus : int
+        GPUs N, a multiple of t·p·c [-].
+    global_batch_size : int
+        Sequences per iteration B [sequences].
+    tensor_parallel, pipeline_parallel, context_parallel : int
+        Degrees t, p and c [-].
+    **more
+        The other fields of :class:`ParallelConfig` (``recompute``, ``zero_stage``, ...).
 
     Examples
     --------

@@ -58,6 +58,15 @@ def replay(run, software=None, *, efficiencies=None) -> TrainingStep:
     done, by the model, had one thing in its stack been different. ``efficiencies``
     (an :class:`Efficiencies`; the library's defaults if None) does the same for the
     model's rates.
+
+    Parameters
+    ----------
+    run : PublishedRun
+        A published run (:data:`interconnect_lab.published.TRAINING_RUNS`).
+    software : Software or str, optional
+        Another training stack to replay the run with; the run's own by default.
+    efficiencies : Efficiencies, optional
+        The model's rates; the library's defaults if None.
     """
     model = TransformerModel.llama(
         layers=run.layers, hidden_size=run.hidden_size, heads=run.heads, kv_heads=run.kv_heads,
@@ -92,7 +101,15 @@ _METRIC_OF_STEP = {
 
 
 def fidelity_table(runs=None, *, efficiencies=None) -> tuple[FidelityRow, ...]:
-    """Every published run replayed with the library's defaults (or ``efficiencies``): published, predicted, error."""
+    """Every published run replayed with the library's defaults (or ``efficiencies``): published, predicted, error.
+
+    Parameters
+    ----------
+    runs : sequence of PublishedRun, optional
+        The runs to replay; every run of :data:`interconnect_lab.published.TRAINING_RUNS` by default.
+    efficiencies : Efficiencies, optional
+        The model's rates; the library's defaults if None.
+    """
     runs = TRAINING_RUNS if runs is None else runs
     rows = []
     for run in runs:
@@ -103,7 +120,13 @@ def fidelity_table(runs=None, *, efficiencies=None) -> tuple[FidelityRow, ...]:
 
 
 def fidelity_summary(rows=None) -> dict:
-    """Median and largest absolute error of a fidelity table, and how many runs, GPUs and organisations it covers."""
+    """Median and largest absolute error of a fidelity table, and how many runs, GPUs and organisations it covers.
+
+    Parameters
+    ----------
+    rows : sequence of FidelityRow, optional
+        A fidelity table; :func:`fidelity_table` of every published run by default.
+    """
     rows = fidelity_table() if rows is None else rows
     errors = np.abs([row.error for row in rows])
     return {"runs": len(rows), "median_abs_error": float(np.median(errors)),

@@ -124,7 +124,13 @@ MODELS = _models()
 
 
 def transformer_model(name: str) -> TransformerModel:
-    """The published model called ``name`` (see :data:`MODELS`); an unknown name lists the valid ones."""
+    """The published model called ``name`` (see :data:`MODELS`); an unknown name lists the valid ones.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`MODELS` (an unknown name lists the valid ones); a TransformerModel itself is returned as it is.
+    """
     return resolve("model", name, TransformerModel, MODELS)
 
 
@@ -146,7 +152,13 @@ CLUSTERS = _clusters()
 
 
 def cluster(name: str) -> Cluster:
-    """The published cluster called ``name`` (see :data:`CLUSTERS`)."""
+    """The published cluster called ``name`` (see :data:`CLUSTERS`).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`CLUSTERS` (an unknown name lists the valid ones); a Cluster itself is returned as it is.
+    """
     return resolve("cluster", name, Cluster, CLUSTERS)
 
 #: MegaScale's "efficient operators" (§3.4) as changes to a stack: FlashAttention-2, and
@@ -271,7 +283,13 @@ SOFTWARE = _software()
 
 
 def software(name: str) -> Software:
-    """The training stack called ``name`` (see :data:`SOFTWARE`)."""
+    """The training stack called ``name`` (see :data:`SOFTWARE`).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SOFTWARE` (an unknown name lists the valid ones); a Software itself is returned as it is.
+    """
     return resolve("software", name, Software, SOFTWARE)
 
 #: The one set of defaults every published case is computed with.

@@ -1016,6 +1016,11 @@ def memory_per_gpu(model, cluster, config, software="Megatron-LM SC21") -> Memor
     stage holds p microbatches of l/p layers — l layers' worth, times
     :math:`1 + (p-1)/(pv)` when interleaved; context parallelism divides s by c.
 
+    Parameters
+    ----------
+    model, cluster, config, software :
+        As for :func:`training_step`.
+
     Returns
     -------
     MemoryBreakdown

@@ -244,6 +244,21 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
     larger batch. Sliding-window attention (window not published) and
     "miscellaneous" are not modelled.
 
+    Parameters
+    ----------
+    cluster : Cluster or str
+        Where the steps run (MegaScale's own cluster by default).
+    gpus : int
+        GPUs [-].
+    global_batch_size : int
+        Sequences per iteration before LAMB's larger batch [sequences].
+    microbatch_size : int
+        Sequences per microbatch [sequences].
+    efficiencies : Efficiencies
+        As for :func:`training_step`.
+    baseline : Software or str
+        The stack the optimizations are added to.
+
     Returns
     -------
     list of (str, float)

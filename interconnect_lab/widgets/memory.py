@@ -28,7 +28,13 @@ TOKENS = tuple(2**k for k in range(9, 18))
 
 
 def path_label(name):
-    """A short label for a path: the link, or what stands at the end of it."""
+    """A short label for a path: the link, or what stands at the end of it.
+
+    Parameters
+    ----------
+    name : str
+        An offload path's name (a key of ``memory.OFFLOAD_PATHS``).
+    """
     return name.replace("host DDR5 over ", "host DDR5, ").replace(" behind the host", "")
 
 

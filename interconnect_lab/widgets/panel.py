@@ -35,7 +35,7 @@ or numeric sliders and their combinations stay within
   with a note giving this reason and pointing to the launch buttons (for
   simulators: too slow or too many combinations).
 
-``tests/test_static_panels.py`` checks every panel's export and
+``tests/widgets/test_static.py`` checks every panel's export and
 ``tests/browser/test_static_panels.py`` moves every control in the built book.
 """
 

@@ -75,7 +75,13 @@ ERROR_CLASS = "il-panel-error"
 
 
 def error_html(error) -> str:
-    """The readout for a combination the model refuses: its message, marked ``ERROR_CLASS``."""
+    """The readout for a combination the model refuses: its message, marked ``ERROR_CLASS``.
+
+    Parameters
+    ----------
+    error : Exception
+        What the model raised.
+    """
     return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible: '
             f"{html.escape(str(error))}</span>")
 
@@ -130,9 +136,17 @@ def _index_of(values, value):
 def control_grid(name: str, control, declared=None) -> StaticControl:
     """The values the page offers for one control, with their labels.
 
-    ``declared`` (from ``Panel.static_grid``) replaces a numeric slider's
-    steps or narrows a selection's options; the control's current value is
-    always included.
+    ``declared`` replaces a numeric slider's steps or narrows a selection's
+    options; the control's current value is always included.
+
+    Parameters
+    ----------
+    name : str
+        The control's name in ``panel.controls``.
+    control : ipywidgets.Widget
+        A dropdown, selection slider, checkbox, toggle button or numeric slider.
+    declared : sequence, optional
+        The values ``Panel.static_grid`` declares for it.
 
     Examples
     --------
@@ -412,6 +426,14 @@ def figure_scene(figure, renderer, cache=None) -> list[dict]:
     ``text``. Each artist item carries ``ax``, its axes' index. First, a
     ``fig`` item with the suptitle and figure legends. ``cache`` (a dict kept
     between calls on one figure) skips artists that have not changed.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+    renderer : matplotlib.backend_bases.RendererBase
+        The figure's renderer (text extents).
+    cache : dict, optional
+        Kept between calls on one figure.
     """
     cache = {} if cache is None else cache
     items = []
@@ -495,6 +517,10 @@ def export(panel) -> dict:
     ``readout`` and ``scene`` indices. A combination the model refuses
     (``ValueError``/``TypeError``) gets the live panel's error readout and
     scene -1: the page keeps the figure it shows, as the live panel does.
+
+    Parameters
+    ----------
+    panel : Panel
     """
     controls = grid(panel)
     started = time.process_time()
@@ -575,17 +601,36 @@ DATA_ENCODING = "gzip+base64"
 
 
 def encode_data(payload: str) -> str:
-    """A panel's JSON as the page stores it (see :data:`DATA_ENCODING`)."""
+    """A panel's JSON as the page stores it (see :data:`DATA_ENCODING`).
+
+    Parameters
+    ----------
+    payload : str
+        The panel's data, as JSON.
+    """
     return base64.b64encode(gzip.compress(payload.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
 
 
 def decode_data(text: str) -> dict:
-    """The panel data :func:`encode_data` stored, as a ``dict``."""
+    """The panel data :func:`encode_data` stored, as a ``dict``.
+
+    Parameters
+    ----------
+    text : str
+        What :func:`encode_data` returned.
+    """
     return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
 def static_html(panel, data: dict | None = None) -> str:
-    """The panel as the rendered book shows it: labelled controls, readout, figure and its data."""
+    """The panel as the rendered book shows it: labelled controls, readout, figure and its data.
+
+    Parameters
+    ----------
+    panel : Panel
+    data : dict, optional
+        Its :func:`export`; computed if None.
+    """
     data = export(panel) if data is None else data
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     script = encode_data(payload)
@@ -625,6 +670,12 @@ def snapshot_html(panel, reason: str) -> str:
     The rendered book shows this instead of the live widget, which could not
     move without a kernel and would need the widgets manager (about 3.7 MB)
     on the page.
+
+    Parameters
+    ----------
+    panel : Panel
+    reason : str
+        Why the page cannot precompute it.
     """
     values = "; ".join(f"{html.escape(_plain(control.description or name))} = "
                        f"{html.escape(_control_value_text(name, control))}"
@@ -641,7 +692,14 @@ def snapshot_html(panel, reason: str) -> str:
 
 
 def kernel_note_html(panel, reason: str) -> str:
-    """The note under a panel the page cannot precompute: why, and where it runs live."""
+    """The note under a panel the page cannot precompute: why, and where it runs live.
+
+    Parameters
+    ----------
+    panel : Panel
+    reason : str
+        Why the page cannot precompute it.
+    """
     return (f'<div class="il-static-panel-note admonition note" role="note"><p class="admonition-title">'
             f"This panel needs a running kernel</p><p>{html.escape(type(panel).__name__)} is shown in its initial "
             f"state: {html.escape(reason)}. To move its controls, launch this notebook on Binder, JupyterLab or "

@@ -498,6 +498,11 @@ def example_model(hidden_size):
 
     32 layers, ``hidden_size / 128`` heads, 2,048-token sequences, a 51,200-token
     vocabulary (SC21's): only the width changes.
+
+    Parameters
+    ----------
+    hidden_size : int
+        Model width h, a multiple of 128 [-].
     """
     return TransformerModel.gpt(layers=_LAYERS, hidden_size=hidden_size, heads=hidden_size // _HEAD_DIM,
                                 vocabulary_size=_VOCABULARY, sequence_length=_SEQUENCE,

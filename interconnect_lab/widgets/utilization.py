@@ -78,7 +78,7 @@ class StepTimePanel(Panel):
     @styled
     def redraw(self, result):
         # In place: the four bars' extents and the title (see step_time_plot);
-        # tests/test_panel.py checks this draws what draw() would.
+        # tests/widgets/test_panel.py checks this draws what draw() would.
         step, _, efficiency = result
         containers = self.axes.containers
         if len(containers) != 4:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-#: Must equal ``interconnect_lab.widgets.static.ENV`` (tests/test_static_panels.py checks it).
+#: Must equal ``interconnect_lab.widgets.static.ENV`` (tests/widgets/test_static.py checks it).
 ENV = "INTERCONNECT_LAB_STATIC_PANELS"
 STATIC = Path(__file__).resolve().parent / "static"
 CHART_JS = "chartjs/chart.umd.min.js"

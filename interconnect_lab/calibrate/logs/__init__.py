@@ -171,12 +171,24 @@ SHIPPED_LOGS = MappingProxyType({entry.name: entry for entry in (
 
 
 def shipped_log(name) -> ShippedLog:
-    """The registry entry called ``name`` (see :data:`SHIPPED_LOGS`)."""
+    """The registry entry called ``name`` (see :data:`SHIPPED_LOGS`).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SHIPPED_LOGS`.
+    """
     check_choice("shipped log", name, SHIPPED_LOGS)
     return SHIPPED_LOGS[name]
 
 
 def shipped_text(name) -> str:
-    """The text of a shipped log, exactly as published."""
+    """The text of a shipped log, exactly as published.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SHIPPED_LOGS`.
+    """
     entry = shipped_log(name)
     return resources.files(__name__).joinpath(entry.filename).read_text(encoding="utf-8")

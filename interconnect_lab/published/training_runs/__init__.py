@@ -1,0 +1,45 @@
+"""Published training runs, with every input their sources state, for the fidelity table.
+
+Each :class:`PublishedRun` is one row of a published table (or one sentence of
+a paper) that reports the throughput of a real training run, stored with the
+model's shape, the hardware, the parallel split, the training stack and the
+published figure, and with the source. Inputs the source does not state are
+named in ``assumptions`` with the value used and why; nothing here is tuned.
+:func:`interconnect_lab.training.fidelity_table` replays every run through
+:func:`interconnect_lab.training.training_step` with the library's defaults.
+
+One module per publisher: ``mosaicml``, ``meta``, ``ibm``, ``nvidia``, ``bigscience`` and
+``flash_attention`` (Dao, 2023); :class:`PublishedRun` itself is in ``run``. Every name is
+available from this package.
+"""
+
+from __future__ import annotations
+
+# Every run and source of the publishers' modules, here too: readers import them from this package.
+from .bigscience import BLOOM_176B, BLOOM_TRAINING  # noqa: F401
+from .flash_attention import FLASH_ATTENTION_2_RUNS
+from .ibm import FMS_FSDP, FMS_FSDP_A100_RUNS, FMS_FSDP_H100_RUNS, PYTORCH_FSDP_BLOG  # noqa: F401
+from .meta import (  # noqa: F401
+    LLAMA3_405B_RUNS, TORCHTITAN_A100_RUNS, TORCHTITAN_H100_COMPILE_RUNS, TORCHTITAN_PERFORMANCE,
+)
+from .mosaicml import (  # noqa: F401
+    LLM_FOUNDRY, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_1B_BY_LENGTH, LLM_FOUNDRY_30B_32_A100_40GB,
+    LLM_FOUNDRY_A100_80GB_ONE_NODE, LLM_FOUNDRY_BENCHMARKS,
+)
+from .nvidia import (  # noqa: F401
+    DGXC_BENCHMARKING, DGXC_LLAMA31_2025, DGXC_LLAMA31_2025_GB200, DGXC_LLAMA31_2025_H100, DGXC_NEMOTRON_2025,
+    DGXC_NEMOTRON_2025_GB200, DGXC_NEMOTRON_2025_H100, DGXC_RUNS, KORTHIKANTI_2022, KORTHIKANTI_RUNS,
+    MEGATRON_BRIDGE_2511_BLACKWELL, MEGATRON_BRIDGE_2511_H100, MEGATRON_BRIDGE_PERFORMANCE, NEMO_FLOPS_FORMULAS,
+    NEMO_LONG_SEQUENCE, NEMO_LONG_SEQUENCE_H100, nemo_llama2_flops_per_token,
+)
+from .run import METRICS, PublishedRun
+
+__all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS",
+           "LLM_FOUNDRY_1B_A100_40GB", "LLM_FOUNDRY_1B_BY_LENGTH", "LLM_FOUNDRY_A100_80GB_ONE_NODE", "DGXC_RUNS",
+           "METRICS"]
+
+#: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
+TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
+                                           + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
+                                           + DGXC_NEMOTRON_2025_H100 + DGXC_LLAMA31_2025_H100
+                                           + MEGATRON_BRIDGE_2511_H100 + TORCHTITAN_A100_RUNS + FMS_FSDP_A100_RUNS)

@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.calibrate, one file per module."""

@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.catalog, one file per module."""

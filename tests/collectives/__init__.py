@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.collectives, one file per module."""

@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.exercises, one file per module."""

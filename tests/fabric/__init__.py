@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.fabric, one file per module."""

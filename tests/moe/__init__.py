@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.moe, one file per module."""

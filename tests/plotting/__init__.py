@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.plotting, one file per module."""

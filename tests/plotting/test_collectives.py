@@ -1,0 +1,115 @@
+"""Tests of ``interconnect_lab.plotting.collectives``: figures for collectives (chapter 7): bandwidth
+and time against message size, and a collective's data moving step by step.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+pytest.importorskip("matplotlib")
+
+from interconnect_lab import catalog, collectives as c, units as u
+from interconnect_lab.collectives import reference as ref
+from interconnect_lab.plotting.collectives import (
+    bus_bandwidth_scaling_plot, collective_time_plot, crossover_plot,
+)
+
+NVLINK4 = 450e9
+
+
+def test_time_plot_draws_the_latency_and_bandwidth_terms():
+    sizes = np.logspace(0, 10, 41)
+    ring = c.collective_performance("all_reduce", sizes, 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    half = c.half_bandwidth_size("all_reduce", 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    ax = collective_time_plot({"ring": ring}, show_terms=True, crossover_bytes=half,
+                              crossover_label="half bandwidth")
+    total, latency, bandwidth = ax.get_lines()[:3]
+    assert np.allclose(latency.get_ydata() + bandwidth.get_ydata(), total.get_ydata())
+    assert latency.get_color() == total.get_color() == bandwidth.get_color()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "ring: latency term" in labels and any(text.startswith("half bandwidth at") for text in labels)
+    assert ax.get_ylim()[0] > 0
+
+
+def test_crossover_plot_leaves_out_missing_crossovers_and_labels_units():
+    ranks = np.array([2, 4, 8, 16])
+    sizes = np.array([c.crossover_size("all_reduce", int(n), NVLINK4, c.NVLINK_STEP_LATENCY_S) for n in ranks])
+    assert sizes[0] == math.inf
+    ax = crossover_plot(ranks, {"NVLink 4": sizes})
+    (line,) = ax.get_lines()
+    assert list(line.get_xdata()) == [4, 8, 16]
+    assert "[B]" in ax.get_ylabel() and ax.get_xscale() == "log" and ax.get_yscale() == "log"
+
+
+def test_crossover_plot_rejects_mismatched_input():
+    with pytest.raises(ValueError, match="must match ranks"):
+        crossover_plot([2, 4], {"a": [1.0]})
+    with pytest.raises(ValueError, match="at least one label"):
+        crossover_plot([2, 4], {})
+
+
+def test_scaling_plot_draws_busbw_in_gb_per_s_against_counts():
+    nodes = np.array([2, 4, 8])
+    busbw = np.array([c.collective_performance("all_reduce", 2**30, 8 * int(n), 450e9, 3.4e-6,
+                                               "hierarchical", ranks_per_node=8,
+                                               network_bandwidth_bytes_per_s=50e9,
+                                               network_latency_s=14e-6).bus_bandwidth_bytes_per_s
+                      for n in nodes])
+    ax = bus_bandwidth_scaling_plot(nodes, {"hierarchical": busbw}, xlabel="nodes (8 GPUs each)",
+                                    link_bandwidth_bytes_per_s=50e9)
+    line = ax.get_lines()[0]
+    assert np.allclose(line.get_ydata(), busbw / 1e9)
+    assert ax.get_ylabel() == "bus bandwidth [GB/s]" and ax.get_xlabel() == "nodes (8 GPUs each)"
+    with pytest.raises(ValueError, match="must match counts"):
+        bus_bandwidth_scaling_plot(nodes, {"a": busbw[:2]}, xlabel="nodes")
+
+
+def test_measured_points_can_take_the_colour_of_their_curve():
+    from interconnect_lab.plotting.collectives import bus_bandwidth_plot
+
+    sizes = np.logspace(1, 10, 20)
+    ring = c.collective_performance("all_reduce", sizes, 8, NVLINK4, c.NVLINK_STEP_LATENCY_S)
+    ax = bus_bandwidth_plot({"ring": ring}, measured=[("a", 8e9, 370e9, "#009E73"), ("b", 8e9, 380e9)])
+    curve, first, second = ax.get_lines()
+    assert first.get_color() == "#009E73" and second.get_color() not in ("#009E73",)
+
+
+NVLINK4_collectives = catalog.link("NVLink 4").per_gpu_per_direction_bytes_per_s
+
+sizes = st.floats(min_value=0, max_value=1e13, allow_nan=False)
+
+
+def test_bus_bandwidth_plot_labels_axes_with_units():
+    pytest.importorskip("matplotlib")
+    from interconnect_lab.plotting.collectives import bus_bandwidth_plot, collective_time_plot
+
+    sizes = np.logspace(1, 10, 50)
+    results = {a: c.collective_performance("all_reduce", sizes, 8, NVLINK4_collectives, c.NVLINK_STEP_LATENCY_S, a)
+               for a in ("ring", "tree", "nvls")}
+    ax = bus_bandwidth_plot(results, link_bandwidth_bytes_per_s=NVLINK4_collectives,
+                            measured=[("nccl-tests #212, ring", 8 * u.GiB, 370e9)])
+    assert ax.get_xscale() == "log"
+    assert "[B]" in ax.get_xlabel() and "[GB/s]" in ax.get_ylabel()
+    assert len(ax.get_lines()) >= 4
+    ax = collective_time_plot(results, crossover_bytes=1e6)
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert "[s]" in ax.get_ylabel() or "[µs]" in ax.get_ylabel()
+
+
+def test_steps_plot_has_one_panel_per_state():
+    pytest.importorskip("matplotlib")
+    from interconnect_lab.plotting.collectives import collective_steps_plot
+
+    run = ref.ring_all_reduce([np.arange(4)] * 4)
+    figure = collective_steps_plot(run)
+    visible = [ax for ax in figure.axes if ax.axison]
+    assert len(visible) == run.n_steps + 1
+    assert visible[0].get_title() == "start"
+    assert visible[1].get_title() == "step 1: add" and visible[-1].get_title() == "step 6: copy"
+    from matplotlib.text import Annotation
+
+    arrows = [t for t in visible[1].texts if isinstance(t, Annotation)]
+    assert len(visible[1].texts) - len(arrows) == 16  # one count per (rank, chunk)
+    assert len(arrows) == len(run.transfers_at(0)) == 4

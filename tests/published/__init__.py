@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.published, one file per module."""

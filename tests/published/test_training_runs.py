@@ -1,0 +1,34 @@
+"""Tests of ``interconnect_lab.published.training_runs``: published training runs, with every input
+their sources state, for the fidelity table.
+"""
+
+import pytest
+
+from interconnect_lab.published.training_runs import BLOOM_176B, PublishedRun, nemo_llama2_flops_per_token
+
+
+def test_nemo_counts_causal_attention_at_half():
+    # NeMo's llama2() formula, per token, by hand at 4K tokens for Llama 2 7B: 32 layers x 4096^2 x
+    # (12 + 12 + 18 x 11008 / 4096 + 12 x 4096 / 4096 / 2 + 6 x 32000 / (32 x 4096)).
+    by_hand = 32 * 4096**2 * (12 + 12 + 18 * 11008 / 4096 + 6 + 6 * 32000 / (32 * 4096))
+    assert nemo_llama2_flops_per_token("Llama 2 7B", 4096) == pytest.approx(by_hand)
+    # Doubling the length adds 6 s h l, half the 12 s h l of the library's convention.
+    assert (nemo_llama2_flops_per_token("Llama 2 7B", 8192) - nemo_llama2_flops_per_token("Llama 2 7B", 4096)
+            == pytest.approx(6 * 4096 * 4096 * 32))
+
+
+def test_bad_metric_is_refused():
+    with pytest.raises(ValueError, match="metric"):
+        PublishedRun(**{**BLOOM_176B.__dict__, "metric": "speed"})
+
+
+def test_the_fidelity_tables_runs_keep_their_order_across_the_publishers():
+    from interconnect_lab.published.training_runs import TRAINING_RUNS, bigscience, flash_attention, ibm, meta, mosaicml
+    from interconnect_lab.published.training_runs import nvidia
+
+    expected = (nvidia.KORTHIKANTI_RUNS + (bigscience.BLOOM_176B,) + meta.LLAMA3_405B_RUNS
+                + mosaicml.LLM_FOUNDRY_BENCHMARKS + flash_attention.FLASH_ATTENTION_2_RUNS + nvidia.DGXC_RUNS
+                + nvidia.DGXC_NEMOTRON_2025_H100 + nvidia.DGXC_LLAMA31_2025_H100 + nvidia.MEGATRON_BRIDGE_2511_H100
+                + meta.TORCHTITAN_A100_RUNS + ibm.FMS_FSDP_A100_RUNS)
+    assert TRAINING_RUNS == expected
+    assert len({run.label for run in TRAINING_RUNS}) == len(TRAINING_RUNS)

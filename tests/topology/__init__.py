@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.topology, one file per module."""

@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.training, one file per module."""

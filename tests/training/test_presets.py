@@ -1,0 +1,82 @@
+"""Tests of ``interconnect_lab.training.presets``: named models, clusters and training stacks, and the
+defaults every published case uses.
+
+Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
+"""
+
+import dataclasses
+
+import pytest
+
+from fuzzing import Case, choice, count, make_tests, optional
+
+from interconnect_lab import catalog, training as tr, training, units as u
+
+
+def test_system_cluster_reads_the_catalog():
+    dgx = tr.system_cluster("DGX H100")
+    assert (dgx.gpu, dgx.gpus_per_node, dgx.scale_up_link, dgx.scale_out_link, dgx.nics_per_node) == \
+        ("H100 SXM", 8, "NVLink 4", "InfiniBand NDR", 8)
+    assert dgx.scale_out_bytes_per_s == catalog.nic("ConnectX-7").per_direction_bytes_per_s
+    nvl72 = tr.system_cluster("GB200 NVL72")
+    assert nvl72.gpus_per_node == catalog.system("GB200 NVL72").gpus
+    assert nvl72.scale_up_bytes_per_s == catalog.link("NVLink 5").per_gpu_per_direction_bytes_per_s
+    small = tr.system_cluster("GB200 NVL72", gpus_per_node=8)
+    assert small.nics_per_node == 8 and small.scale_out_bytes_per_s == nvl72.scale_out_bytes_per_s
+    assert "8-GPU" in small.name
+    assert tr.system_cluster("DGX H100", scale_out_link="Ethernet 400G").scale_out_link == "Ethernet 400G"
+
+
+def test_system_cluster_rejects_bad_input():
+    with pytest.raises(ValueError, match="unknown system name"):
+        tr.system_cluster("DGX Z100")
+    with pytest.raises(ValueError, match="gpus_per_node"):
+        tr.system_cluster("DGX H100", gpus_per_node=0)
+    with pytest.raises(TypeError, match="gpus_per_node"):
+        tr.system_cluster("DGX H100", gpus_per_node=4.5)  # not a whole number
+
+
+def test_composer_default_and_pure_differ_only_in_the_weights():
+    bf16, fp32 = tr.software("llm-foundry 2023, PURE"), tr.software("llm-foundry 2023, DEFAULT")
+    assert fp32.fp32_weights and not bf16.fp32_weights
+    assert dataclasses.replace(fp32, name=bf16.name, fp32_weights=False, sources=bf16.sources) == bf16
+    # ... and from PyTorch FSDP only in the attention kernel MPT ran (attn_impl: triton) and in
+    # MPT's single-kernel LayerNorm and GELU.
+    fsdp = tr.software("PyTorch FSDP")
+    # (and in the PyTorch 1.13 its table ran, whose checkpoint reran each block whole).
+    assert dataclasses.replace(bf16, name=fsdp.name, attention_kernel=fsdp.attention_kernel,
+                               eager_elementwise=True, recompute_early_stop=True, sources=fsdp.sources) == fsdp
+
+
+def test_scale_out_variants_keep_everything_but_the_network():
+    base = tr.cluster("MegaScale")
+    variants = tr.scale_out_variants(base)
+    rates = [v.scale_out_bytes_per_s for v in variants]
+    assert rates == sorted(set(rates))
+    assert rates[0] == pytest.approx(100 * u.Gbit_per_s / 8)
+    assert all(v.gpu == base.gpu and v.gpus_per_node == base.gpus_per_node for v in variants)
+    assert variants[-1].nics_per_node == 8                         # one port per GPU where it can be
+    assert [v.nics_per_node for v in tr.scale_out_variants(base, ports_per_node=[8])] == [8] * 4
+    with pytest.raises(ValueError, match="no catalog network link of family 'Token Ring'"):
+        tr.scale_out_variants(base, family="Token Ring")
+
+
+# Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
+
+MODELS = tuple(training.MODELS)
+
+CLUSTERS = tuple(training.CLUSTERS)
+
+SOFTWARE = tuple(training.SOFTWARE)
+
+model = choice(MODELS)
+
+FUZZ_CASES = [
+    Case(training.transformer_model, dict(name=model)),
+    Case(training.cluster, dict(name=choice(CLUSTERS))),
+    Case(training.software, dict(name=choice(SOFTWARE))),
+    Case(training.system_cluster, dict(system=choice(tuple(catalog.SYSTEMS)), gpus_per_node=optional(count(1, 72)),
+                                       scale_out_link=optional(choice(tuple(catalog.LINKS))))),
+]
+
+test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.widgets, one file per module."""
