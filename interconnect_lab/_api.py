@@ -30,7 +30,7 @@ TOP_LEVEL = {
     "collectives": (
         "CollectivePerformance", "collective_performance", "collective_time", "all_reduce_time",
         "all_gather_time", "reduce_scatter_time", "algorithm_bandwidth", "bus_bandwidth", "crossover_size",
-        "half_bandwidth_size",
+        "half_bandwidth_size", "CollectiveSystem", "collective_system", "nccl_collective",
     ),
     "memory": ("training_state", "kv_cache_bytes", "offload_step"),
     "rdma": ("host_latency", "host_transfer", "gpu_transfer"),
@@ -169,6 +169,10 @@ MODULES = {
         "Latency: where a small message's time goes, part by part, as published.",
         ("LATENCY_DISSECTION_SOURCE", "LatencyEstimate", "LATENCY_ESTIMATES"),
     ),
+    "interconnect_lab.published.nccl_tests": (
+        "Collectives measured with nccl-tests on real machines, as their publishers printed them.",
+        ("NcclTestsResult", "NCCL_TESTS_RESULTS", "FAMILIES"),
+    ),
     "interconnect_lab.published.moe": (
         "Mixture-of-experts all-to-all and training, as DeepSeek published them.",
         (
@@ -216,7 +220,7 @@ MODULES = {
         ),
     ),
     "interconnect_lab.collectives": (
-        "α-β cost of collectives, algbw and busbw; collectives performed step by step",
+        "α-β cost of collectives per link, what NCCL runs on a machine and its time, algbw and busbw",
         (
             "COLLECTIVES", "ALGORITHMS", "Algorithm", "algorithms_for", "NVLINK_EFFICIENCY", "NETWORK_EFFICIENCY",
             "EFFICIENCY_SOURCES", "HBM_BYTES_PER_RECEIVED_BYTE", "HBM_TRAFFIC_SOURCE", "ProtocolLatency",
@@ -225,8 +229,16 @@ MODULES = {
             "collective_performance", "collective_time", "all_reduce_time", "all_gather_time",
             "reduce_scatter_time", "broadcast_time", "reduce_time", "all_to_all_time", "send_recv_time",
             "crossover_size", "half_bandwidth_size", "BUS_BANDWIDTH_SOURCE", "algorithm_bandwidth",
-            "bus_bandwidth", "bus_bandwidth_factor",
+            "bus_bandwidth", "bus_bandwidth_factor", "ARCHITECTURES", "CPU_VENDORS",
+            "NCCL_NVLINK_BYTES_PER_S_PER_LINK", "CollectiveSystem", "collective_system", "architecture_of",
+            "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
+            "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
+            "PointToPoint", "point_to_point",
         ),
+    ),
+    "interconnect_lab.collectives.reproduction": (
+        "The collective model against published nccl-tests runs: chapter 7's reproduction table.",
+        ("BANDS", "ReproductionRow", "result_system", "reproduction_table", "reproduction_summary"),
     ),
     "interconnect_lab.collectives.reference": (
         "Collectives performed step by step on numpy arrays, one array per rank.",

@@ -376,6 +376,20 @@ def nccl_time(collective, size_bytes, system: CollectiveSystem):
     :func:`nccl_collective`, without the rest of its result (fast, for models that price
     thousands of collectives).
 
+    Parameters
+    ----------
+    collective : str
+        One of :data:`NCCL_COLLECTIVES`, ``"all_to_all"`` or ``"send_recv"``.
+    size_bytes : float or array_like
+        Message size as nccl-tests counts it [B], in [0, 1e30].
+    system : CollectiveSystem
+        The machine.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The time [s].
+
     Examples
     --------
     >>> from interconnect_lab.collectives.system import collective_system

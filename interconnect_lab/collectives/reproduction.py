@@ -67,7 +67,17 @@ class ReproductionRow:
 
 
 def result_system(result) -> CollectiveSystem:
-    """The :class:`CollectiveSystem` of a published run, as its source describes the machine."""
+    """The :class:`CollectiveSystem` of a published run, as its source describes the machine.
+
+    Parameters
+    ----------
+    result : interconnect_lab.published.nccl_tests.NcclTestsResult
+        The run.
+
+    Returns
+    -------
+    CollectiveSystem
+    """
     return CollectiveSystem(
         architecture=result.architecture, nodes=result.nodes, gpus_per_node=result.gpus_per_node,
         nvlink_bytes_per_s=result.nvlink_links * NCCL_NVLINK_BYTES_PER_S_PER_LINK[result.architecture],
@@ -119,6 +129,11 @@ def reproduction_table(results=None):
 
 def reproduction_summary(rows):
     """Median and largest |error| over ``rows``, in all and per band and family.
+
+    Parameters
+    ----------
+    rows : sequence of ReproductionRow
+        From :func:`reproduction_table`.
 
     Returns
     -------

@@ -77,6 +77,11 @@ def nvlink_bytes_per_s(link) -> float:
     generation; here the generation picks it, so that a what-if (NVLink 5 on a
     Hopper GPU) takes the link's rate.
 
+    Parameters
+    ----------
+    link : str or interconnect_lab.catalog.Link
+        An NVLink generation of the catalog (``"NVLink 3"`` to ``"NVLink 5"``).
+
     Examples
     --------
     >>> round(nvlink_bytes_per_s("NVLink 4") / 1e9, 1), round(nvlink_bytes_per_s("NVLink 5") / 1e9, 1)
@@ -93,6 +98,16 @@ def nvlink_bytes_per_s(link) -> float:
 
 def architecture_of(gpu) -> str:
     """NCCL's architecture class of a catalog GPU (by name or object).
+
+    Parameters
+    ----------
+    gpu : str or interconnect_lab.catalog.GPU
+        An NVIDIA GPU of the catalog.
+
+    Returns
+    -------
+    str
+        One of :data:`ARCHITECTURES`.
 
     Examples
     --------
