@@ -1,0 +1,169 @@
+"""Sphinx extension for the PDF: a short guide to the library, generated from its public modules.
+
+The HTML book's API appendix (``book/appendices/api.md``) documents every
+public name with autodoc; printed, that is some 300 pages of signatures and
+data values. The PDF prints ``book/appendices/library_guide.md`` in its place,
+whose ``{library-guide}`` directive writes, for each public module, what it
+is for (its docstring's first line) and its main functions and classes (each
+with its docstring's first line). The list comes from the library at build
+time, so the guide cannot drift from it:
+
+- the modules are the table of public modules ``interconnect_lab._api`` when it
+  exists, else the modules named in ``interconnect_lab.__all__``;
+- a module's main names are those the package re-exports from it
+  (``interconnect_lab._EXPORTS``), else its own ``__all__``'s functions, else
+  its classes; at most ``MAX_NAMES`` each.
+
+``guide_markdown()`` returns the generated text (MyST Markdown), for tests and
+for reading without a build.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+
+PACKAGE = "interconnect_lab"
+#: Names listed per module; the online reference has the rest.
+MAX_NAMES = 10
+#: Subpackages listed by their modules' purpose only (figures and panels), after the model.
+PRESENTATION = ("plotting", "widgets")
+
+
+#: A reST role in a docstring (``:func:`~pkg.name```), printed as code: the guide links nowhere.
+ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`]+)`")
+
+
+def first_line(obj) -> str:
+    """The docstring's summary (its first paragraph) on one line, in Markdown; empty if none."""
+    doc = inspect.getdoc(obj) or ""
+    summary = " ".join(doc.strip().split("\n\n")[0].split())
+    return ROLE.sub(lambda match: f"`{match.group(1).split('.')[-1]}`", summary)
+
+
+def public_modules() -> list[str]:
+    """The library's public model modules, in the order the package lists them."""
+    package = importlib.import_module(PACKAGE)
+    try:
+        api = importlib.import_module(f"{PACKAGE}._api")
+    except ModuleNotFoundError:
+        api = None
+    if api is not None:
+        for attribute in ("MODULES", "PUBLIC_MODULES", "modules"):
+            table = getattr(api, attribute, None)
+            if table:
+                names = [getattr(entry, "name", entry) for entry in table]
+                names = [name[0] if isinstance(name, tuple) else name for name in names]
+                return [str(name).removeprefix(f"{PACKAGE}.") for name in names
+                        if str(name).removeprefix(f"{PACKAGE}.") not in PRESENTATION]
+    submodules = set(getattr(package, "_SUBMODULES", ()))
+    names = [name for name in package.__all__ if name in submodules or _is_module(package, name)]
+    return [name for name in names if name not in PRESENTATION]
+
+
+def _is_module(package, name) -> bool:
+    try:
+        return inspect.ismodule(getattr(package, name))
+    except AttributeError:
+        return False
+
+
+def main_names(module_name: str) -> tuple[list[str], int]:
+    """A module's main public names (at most ``MAX_NAMES``) and how many public names it has in all."""
+    package = importlib.import_module(PACKAGE)
+    module = importlib.import_module(f"{PACKAGE}.{module_name}")
+    public = list(getattr(module, "__all__", None) or
+                  [name for name in vars(module) if not name.startswith("_")])
+    exported = set((getattr(package, "_EXPORTS", {}) or {}).get(module_name, ()))
+    if exported:
+        chosen = [name for name in public if name in exported]
+        chosen += sorted(exported - set(chosen))
+    else:
+        objects = {name: getattr(module, name, None) for name in public}
+        chosen = [name for name, obj in objects.items() if inspect.isfunction(obj)]
+        if not chosen:
+            chosen = [name for name, obj in objects.items() if inspect.isclass(obj)]
+    # Functions first (what a reader calls), then the classes they return.
+    chosen.sort(key=lambda name: inspect.isclass(getattr(module, name, None)))
+    return chosen[:MAX_NAMES], len(public)
+
+
+def _call(module, name) -> str:
+    obj = getattr(module, name, None)
+    return f"{name}()" if callable(obj) and not inspect.isclass(obj) else name
+
+
+def module_section(module_name: str) -> str:
+    module = importlib.import_module(f"{PACKAGE}.{module_name}")
+    names, total = main_names(module_name)
+    lines = [f"## `{module_name}`", "", first_line(module) or "(no description)", ""]
+    for name in names:
+        summary = first_line(getattr(module, name, None))
+        lines.append(f"- `{_call(module, name)}`" + (f": {summary}" if summary else ""))
+    others = total - len(names)
+    if others > 0:
+        lines += ["", f"*{others} more public name{'s' if others > 1 else ''}: see the online reference.*"]
+    return "\n".join(lines) + "\n"
+
+
+def presentation_section() -> str:
+    lines = ["## Figures and panels", "",
+             "Import these explicitly; they need matplotlib and ipywidgets, which the model does not. "
+             "One module per concept, named like the model module it draws:", ""]
+    for subpackage in PRESENTATION:
+        try:
+            package = importlib.import_module(f"{PACKAGE}.{subpackage}")
+        except ModuleNotFoundError:
+            continue
+        modules = [info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_")]
+        lines.append(f"- `{subpackage}` ({first_line(package).rstrip('.')}): "
+                     + ", ".join(f"`{name}`" for name in modules) + ".")
+    return "\n".join(lines) + "\n"
+
+
+def guide_markdown() -> str:
+    """The generated part of the guide: one section per public module, then figures and panels."""
+    return "\n".join([*(module_section(name) for name in public_modules()), presentation_section()])
+
+
+#: The HTML book's API appendix, which the PDF replaces by the guide.
+API_PAGE = "book/appendices/api"
+GUIDE_PAGE = "book/appendices/library_guide"
+
+
+def link_api_page_to_guide(app, env, node, contnode):
+    """Resolve ``{doc}`` links to the API appendix, which the PDF leaves out, to the guide."""
+    if node.get("reftype") != "doc" or GUIDE_PAGE not in env.titles:
+        return None
+    from posixpath import dirname, join, normpath
+    target = node.get("reftarget", "")
+    if not target.startswith("/"):
+        target = join(dirname(node.get("refdoc", "")), target)
+    if normpath(target.lstrip("/")) != API_PAGE:
+        return None
+    from sphinx.util.nodes import make_refnode
+    text = env.titles[GUIDE_PAGE].astext() if not node.get("refexplicit") else contnode.astext()
+    return make_refnode(app.builder, node["refdoc"], GUIDE_PAGE, "", nodes.inline(text, text))
+
+
+class LibraryGuide(SphinxDirective):
+    has_content = False
+
+    def run(self):
+        container = nodes.section()
+        container.document = self.state.document
+        self.state.nested_parse(StringList(guide_markdown().splitlines()), self.content_offset, container,
+                                match_titles=True)
+        return container.children
+
+
+def setup(app):
+    app.add_directive("library-guide", LibraryGuide)
+    app.connect("missing-reference", link_api_page_to_guide)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
