@@ -1,0 +1,271 @@
+"""Sphinx extension for the PDF only: code cells folded as in the HTML, panels printed as they open.
+
+``tools/build_pdf.py`` loads it; the HTML book does not. Three changes to the
+LaTeX output, all made after reading, so the doctrees stay the HTML's:
+
+- **Code cells.** The HTML folds a cell's source behind a toggle when it is
+  tagged ``hide-input``, the whole cell when tagged ``hide-cell``, and its
+  output when tagged ``hide-output``; LaTeX has no toggle and would print
+  them in full. Here a folded part is dropped. The source of a cell that
+  displays an interactive panel goes too (it is one constructor call, of use
+  only in a notebook). Untagged cells are the code the text means to show
+  (worked solutions, step-by-step examples) and stay.
+- **Panels.** A panel's output is an ipywidgets view, which LaTeX cannot show;
+  MyST-NB would fall back to its ``repr`` (``VBox(children=(...``). Instead
+  the PDF prints what the panel shows when it opens, read from the widget
+  state stored in the notebook: its settings, its readout and its figure.
+- **References.** The page that holds only the bibliography loses its heading:
+  LaTeX prints all citations in one list at the end of the book.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: What each MyST-NB ``hide_mode`` folds in the HTML: the cell's parts to drop in print.
+FOLDED = {"all": {"cell_code_source", "cell_code_output"},
+          "input": {"cell_code_source"},
+          "input+output": {"cell_code_source", "cell_code_output"},
+          "output": {"cell_code_output"}}
+PANEL_TITLE = "Interactive panel"
+PANEL_NOTE = "Printed as it opens; move its controls in the online book or in the notebook."
+PANEL_CLASS = "il-printed-panel"
+
+
+def is_cell(node) -> bool:
+    return isinstance(node, nodes.container) and node.get("nb_element") == "cell_code"
+
+
+def part(cell, element):
+    return next((child for child in cell.children if isinstance(child, nodes.Element)
+                 and child.get("nb_element") == element), None)
+
+
+def shows_a_panel(cell) -> bool:
+    return any(WIDGET_VIEW == getattr(node, "get", lambda *_: None)("mime_type")
+               for node in cell.findall(nodes.Element))
+
+
+def fold_code_cells(document) -> None:
+    """Remove from ``document`` the code-cell parts the HTML folds, and the source of panel cells."""
+    for cell in list(document.findall(is_cell)):
+        drop = set(FOLDED.get(cell.get("hide_mode"), ()))
+        if shows_a_panel(cell):
+            drop.add("cell_code_source")
+        for element in drop:
+            found = part(cell, element)
+            if found is not None:
+                cell.remove(found)
+        if not cell.children:
+            cell.parent.remove(cell)
+
+
+class FoldCodeCells(SphinxPostTransform):
+    """Drop, in print, what the HTML folds behind a toggle."""
+
+    default_priority = 2  # before MyST-NB picks a mime type (4), while panel views are still marked
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        fold_code_cells(self.document)
+
+
+class _Readout(HTMLParser):
+    """A panel readout's HTML as paragraphs of text and strong runs."""
+
+    BLOCK = {"br", "p", "div", "li", "tr", "ul", "ol", "table"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.paragraphs: list[list[tuple[str, bool]]] = [[]]
+        self.bold = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.BLOCK:
+            self.paragraphs.append([])
+        elif tag in ("b", "strong"):
+            self.bold += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("b", "strong"):
+            self.bold = max(0, self.bold - 1)
+        elif tag in self.BLOCK:
+            self.paragraphs.append([])
+
+    def handle_data(self, data):
+        if data:
+            self.paragraphs[-1].append((data, self.bold > 0))
+
+
+def readout_paragraphs(markup: str) -> list[nodes.paragraph]:
+    """Paragraph nodes for a panel's HTML readout (bold kept, other markup dropped)."""
+    parser = _Readout()
+    parser.feed(markup)
+    parser.close()
+    paragraphs = []
+    for runs in parser.paragraphs:
+        text = "".join(run for run, _ in runs)
+        if not text.strip():
+            continue
+        paragraph = nodes.paragraph()
+        for run, bold in runs:
+            run = re.sub(r"[ \t\r\n]+", " ", run)  # a no-break space stays one
+            paragraph += nodes.strong(run, run) if bold else nodes.Text(run)
+        paragraphs.append(paragraph)
+    return paragraphs
+
+
+def setting(model: dict) -> tuple[str, str] | None:
+    """A control's label and its value as the panel opens, or None for a control with no value to print."""
+    state = model.get("state", {})
+    label = html.unescape(re.sub(r"<[^>]+>", "", state.get("description") or "")).strip()
+    name = model.get("model_name", "")
+    if "options" in state or "_options_labels" in state:
+        labels, index = state.get("_options_labels") or [], state.get("index")
+        if not isinstance(index, int) or not 0 <= index < len(labels):
+            return None
+        value = labels[index]
+    elif name == "CheckboxModel":
+        value = "on" if state.get("value") else "off"
+    elif name in ("FloatSliderModel", "IntSliderModel", "BoundedFloatTextModel", "BoundedIntTextModel"):
+        value = f"{state.get('value'):g}"
+    else:
+        return None
+    return (label, str(value)) if label else None
+
+
+def panel_parts(state: dict, model_id: str):
+    """The settings, readouts and PNG figures of the panel whose root view is ``model_id``."""
+    settings, readouts, images = [], [], []
+
+    def visit(identifier):
+        model = state.get(identifier.removeprefix("IPY_MODEL_"))
+        if model is None:
+            return
+        model_state = model.get("state", {})
+        name = model.get("model_name")
+        if name == "HTMLModel":
+            readouts.append(model_state.get("value") or "")
+        elif name == "OutputModel":
+            for output in model_state.get("outputs", []):
+                png = output.get("data", {}).get("image/png")
+                if png:
+                    images.append(png if isinstance(png, str) else "".join(png))
+        elif (found := setting(model)) is not None:
+            settings.append(found)
+        for child in model_state.get("children", []):
+            visit(child)
+
+    visit(model_id)
+    return settings, readouts, images
+
+
+class PrintPanels(SphinxPostTransform):
+    """Replace each panel's widget view by its settings, readout and figure as it opens."""
+
+    default_priority = 3  # before MyST-NB picks a mime type (4) and falls back to the repr
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        bundles = [node for node in self.document.findall(nodes.container)
+                   if node.get("nb_element") == "mime_bundle"
+                   and any(child.get("mime_type") == WIDGET_VIEW for child in node.children)]
+        if not bundles:
+            return
+        states = {}
+        for bundle in bundles:
+            docname = self.docname_of(bundle)
+            if docname not in states:
+                states[docname] = self.widget_state(docname)
+            view = next(child for child in bundle.children if child.get("mime_type") == WIDGET_VIEW)
+            match = re.search(r'"model_id":\s*"([0-9a-f]+)"', view.astext())
+            printed = self.panel(states[docname], match.group(1)) if match else None
+            if printed is None:
+                bundle.parent.remove(bundle)
+            else:
+                bundle.replace_self(printed)
+
+    def docname_of(self, node) -> str:
+        """The document ``node`` was read from: LaTeX assembles the whole book into one tree."""
+        while node is not None:
+            if isinstance(node, addnodes.start_of_file):
+                return node["docname"]
+            source = node.source or node.get("source")
+            if source and (docname := self.env.path2doc(source)):
+                return docname
+            node = node.parent
+        return self.env.docname
+
+    def widget_state(self, docname) -> dict:
+        """A notebook's stored widget state, as MyST-NB keeps it for the page's script."""
+        metadata = getattr(self.env, "nb_metadata", {}).get(docname, {})
+        script = metadata.get("js_files", {}).get("ipywidgets_state")
+        if not script:
+            return {}
+        body = script[1].get("body", "").replace("<\\/script>", "</script>")
+        return json.loads(body).get("state", {})
+
+    def panel(self, state, model_id):
+        settings, readouts, images = panel_parts(state, model_id)
+        if not (readouts or images):
+            return None
+        box = nodes.admonition(classes=[PANEL_CLASS])
+        box += nodes.title(PANEL_TITLE, PANEL_TITLE)
+        note = nodes.paragraph()
+        note += nodes.emphasis(PANEL_NOTE, PANEL_NOTE)
+        box += note
+        if settings:
+            line = nodes.paragraph()
+            for index, (label, value) in enumerate(settings):
+                line += nodes.Text(("; " if index else "Settings: ") + f"{label} ")
+                line += nodes.strong(value, value)
+            line += nodes.Text(".")
+            box += line
+        for markup in readouts:
+            box.extend(readout_paragraphs(markup))
+        folder = Path(self.app.outdir) / "panels"
+        folder.mkdir(parents=True, exist_ok=True)
+        for png in images:
+            data = base64.b64decode(png)
+            name = f"panel-{hashlib.sha1(data).hexdigest()[:16]}.png"
+            (folder / name).write_bytes(data)
+            box += nodes.image(uri=f"panels/{name}", candidates={"image/png": f"panels/{name}"})
+        return box
+
+
+class DropEmptyReferencesChapter(SphinxPostTransform):
+    """Drop the heading of a page that holds only the bibliography.
+
+    LaTeX moves every citation to one list at the end of the book, so the
+    references page would print as an empty chapter; the list itself is
+    titled "References" (see ``tools/build_pdf.py``).
+    """
+
+    default_priority = 5
+    formats = ("latex",)
+    ONLY = {"bibliography", "citation", "target"}
+
+    def run(self, **kwargs):
+        for section in list(self.document.findall(nodes.section)):
+            body = [child for child in section.children if not isinstance(child, nodes.title)]
+            if body and all(child.tagname in self.ONLY for child in body) \
+                    and any(child.tagname != "target" for child in body):
+                section.replace_self(body)
+
+
+def setup(app):
+    app.add_post_transform(DropEmptyReferencesChapter)
+    app.add_post_transform(FoldCodeCells)
+    app.add_post_transform(PrintPanels)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
