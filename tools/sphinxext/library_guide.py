@@ -47,6 +47,15 @@ def first_line(obj) -> str:
     return ROLE.sub(lambda match: f"`{match.group(1).split('.')[-1]}`", summary)
 
 
+def moved_modules() -> set[str]:
+    """Old module paths kept for one release as deprecated aliases (``_deprecation.MOVED_MODULES``)."""
+    try:
+        deprecation = importlib.import_module(f"{PACKAGE}._deprecation")
+    except ModuleNotFoundError:
+        return set()
+    return {name.removeprefix(f"{PACKAGE}.") for name in getattr(deprecation, "MOVED_MODULES", {})}
+
+
 def public_modules() -> list[str]:
     """The library's public model modules, in the order the package lists them."""
     package = importlib.import_module(PACKAGE)
@@ -62,8 +71,9 @@ def public_modules() -> list[str]:
                 names = [name[0] if isinstance(name, tuple) else name for name in names]
                 return [str(name).removeprefix(f"{PACKAGE}.") for name in names
                         if str(name).removeprefix(f"{PACKAGE}.") not in PRESENTATION]
-    submodules = set(getattr(package, "_SUBMODULES", ()))
-    names = [name for name in package.__all__ if name in submodules or _is_module(package, name)]
+    submodules = set(getattr(package, "_SUBMODULES", ())) - moved_modules()
+    names = [name for name in package.__all__ if name in submodules or
+             (name not in moved_modules() and _is_module(package, name))]
     return [name for name in names if name not in PRESENTATION]
 
 
@@ -121,7 +131,9 @@ def presentation_section() -> str:
             package = importlib.import_module(f"{PACKAGE}.{subpackage}")
         except ModuleNotFoundError:
             continue
-        modules = [info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_")]
+        moved = moved_modules()
+        modules = [info.name for info in pkgutil.iter_modules(package.__path__)
+                   if not info.name.startswith("_") and f"{subpackage}.{info.name}" not in moved]
         lines.append(f"- `{subpackage}` ({first_line(package).rstrip('.')}): "
                      + ", ".join(f"`{name}`" for name in modules) + ".")
     return "\n".join(lines) + "\n"
