@@ -4,7 +4,7 @@ From the repository root, inside the environment the README sets up, with the
 Debian packages below installed (``.ci/run`` installs them; the test command,
 ``tools/check.py``, runs this as its "PDF (LaTeX)" step)::
 
-    sudo apt-get install texlive-latex-recommended texlive-latex-extra \\
+    sudo apt-get install --no-install-recommends texlive-latex-recommended texlive-latex-extra \\
         texlive-fonts-recommended texlive-xetex latexmk xindy fonts-freefont-otf fonts-dejavu-core \\
         poppler-utils make
     .venv/bin/python tools/build_pdf.py                    # -> _build/latex/interconnect-lab.pdf
