@@ -45,6 +45,10 @@ Overfull \hbox (22.1pt too wide) detected at line 410
 []
 
 Overfull \vbox (23.8728pt too high) detected at line 7897
+ []
+
+Overfull \vbox (4.2pt too high) has occurred while \output is active
+[]
 
 Missing character: There is no ⌈ (U+2308) in font FreeSerif/I:mapping=tex-text;!
 Missing character: There is no ⌈ (U+2308) in font FreeSerif/I:mapping=tex-text;!
@@ -123,6 +127,14 @@ def test_overfull_boxes_are_read_with_width_lines_and_content():
     assert "slightly too long" in boxes[0].content
     # vertical boxes and underfull lines are not what the check is about
     assert all("vbox" not in box.content and "badness" not in box.content for box in boxes)
+
+
+def test_overfull_pages_are_read_apart_from_lines():
+    tall = build_pdf.overfull_boxes(LOG, kind="vbox")
+    assert [(box.width_pt, box.lines, box.kind) for box in tall] == [(23.8728, "7897", "vbox"), (4.2, "", "vbox")]
+    assert tall[0].describe(["x"] * 8000).startswith("overfull \\vbox 23.9 pt too high at .tex line 7897")
+    assert "at a page break" in tall[1].describe(["x"] * 8000)
+    assert build_pdf.overfull_boxes(LOG, kind="vbox", min_pt=build_pdf.MAX_OVERFULL_VBOX_PT) == tall[:1]
 
 
 def test_only_boxes_wider_than_the_limit_are_kept():

@@ -36,8 +36,9 @@ alone):
 The check fails when LaTeX exits non-zero; when the PDF has fewer than
 ``--min-pages`` or more than ``--max-pages`` pages; when its text holds ``??``
 (LaTeX's mark for an unresolved reference or citation) or ``[?]``; when the
-LaTeX log reports an overfull line wider than ``--max-overfull-pt`` or a
-character missing from a font; or when the library guide takes more than
+LaTeX log reports a line wider than the text by more than ``--max-overfull-pt``, a
+page taller than the text block by more than ``--max-overfull-vbox-pt`` (its end runs
+into the footer) or a character missing from a font; or when the library guide takes more than
 ``--max-guide-share`` of the pages. It needs ``pdfinfo`` and ``pdftotext``
 (Debian's poppler-utils).
 """
@@ -65,6 +66,8 @@ MIN_PAGES = 200
 MAX_PAGES = 450
 #: A line this much wider than the text block is visibly cut off or runs into the margin.
 MAX_OVERFULL_PT = 20.0
+#: A page this much taller than the text block runs into the running footer.
+MAX_OVERFULL_VBOX_PT = 15.0
 #: The library guide's largest share of the pages.
 MAX_GUIDE_SHARE = 0.10
 #: The HTML's API appendix and the PDF's short guide printed in its place.
@@ -102,8 +105,11 @@ PREAMBLE = r"""
 \newunicodechar{⌉}{\ensuremath{\rceil}}
 \newunicodechar{⌊}{\ensuremath{\lfloor}}
 \newunicodechar{⌋}{\ensuremath{\rfloor}}
-% A text block with margins to write in (Jupyter Book's class leaves 1.75 cm).
-\geometry{hmargin=2.5cm}
+% Pages left blank so that chapters open on the right carry no header or footer.
+\usepackage{emptypage}
+% A text block with margins to write in (Jupyter Book's class leaves 1.75 cm), and the
+% footer a little further below it.
+\geometry{hmargin=2.5cm, footskip=40pt}
 % Fewer overfull lines: a paragraph may stretch its spaces a little more before giving up.
 \setlength{\emergencystretch}{2em}
 % URLs break at any character; the bibliography is ragged right (long URLs and titles).
@@ -141,9 +147,53 @@ PREAMBLE = r"""
 \AtBeginEnvironment{sphinxthebibliography}{\raggedright
   \il@letterclasses\XeTeXcharclass`\/\il@slashclass}
 \makeatother
+% A code cell inside a framed box (an exercise's solution) is framed in an unbreakable
+% minipage when Sphinx estimates that it fits on the page, with 2 lines to spare; the
+% estimate misses the notebook cell's own spacing, and a block near the bottom of a page
+% ran into the footer. With 6 lines to spare such a block is set unframed and breaks.
+\usepackage{etoolbox}
+\patchcmd{\endsphinxVerbatim}{2\baselineskip+}{6\baselineskip+}{}%
+  {\PackageWarning{build_pdf}{could not patch sphinxVerbatim; code in boxes may overrun pages}}
 % LaTeX gathers the citations at the end of the book; their list replaces the References page.
 \addto\captionsenglish{\renewcommand{\bibname}{References}}
 """
+
+
+#: The title page: the book's title, what it is (the introduction's first line), its
+#: authors, the date it was printed and its licences.
+TITLE_PAGE = r"""
+\makeatletter
+\begin{titlepage}
+  \raggedleft
+  \vspace*{0.2\textheight}
+  {\py@HeaderFamily\Huge \@title\par}
+  \vspace{1.5em}
+  {\py@HeaderFamily\Large %(subtitle)s\par}
+  \vfill
+  {\Large \@author\par}
+  \vspace{0.25\textheight}
+  {\small Printed \@date\ from the online book and its notebooks.\\
+   Text under CC BY 4.0; code under the MIT licence.\par}
+\end{titlepage}
+\makeatother
+\setcounter{footnote}{0}
+\cleardoublepage
+"""
+#: After the contents, the introduction (the root page, which carries no chapter heading
+#: in LaTeX) gets one, and the running header and footer name it instead of "Contents".
+INTRODUCTION = "About this book"
+TABLE_OF_CONTENTS = r"""
+\sphinxtableofcontents
+\chapter*{%(title)s}
+\addcontentsline{toc}{chapter}{%(title)s}
+\markboth{%(title)s}{%(title)s}
+"""
+
+
+def subtitle(intro: Path) -> str:
+    """The introduction's first bold line ("**An executable textbook on ...**"), for the title page."""
+    match = re.search(r"^\*\*(?P<line>[^*]+?)\.?\*\*\s*$", intro.read_text(), re.M) if intro.is_file() else None
+    return re.sub(r"([&%$#_{}])", r"\\\1", match["line"]) if match else ""
 
 
 def pdf_toc(source: Path, destination: Path) -> Path:
@@ -188,6 +238,8 @@ def pdf_config(source: Path, destination: Path) -> Path:
     sphinx["latex_elements"] = {
         "papersize": "a4paper", "pointsize": "10pt", "figure_align": "htbp",
         "fontpkg": FONTPKG, "preamble": PREAMBLE,
+        "maketitle": TITLE_PAGE % {"subtitle": subtitle(source.parent / "book" / "intro.md")},
+        "tableofcontents": TABLE_OF_CONTENTS % {"title": INTRODUCTION},
         # Long code lines and data reprs wrap (at any character if they must) instead
         # of running into the margin; inline code may break after _ and = as well.
         "sphinxsetup": "verbatimwrapslines=true, verbatimforcewraps=true, verbatimmaxoverfull=1, "
@@ -208,25 +260,31 @@ def pdf_config(source: Path, destination: Path) -> Path:
 
 @dataclass(frozen=True)
 class OverfullBox:
-    """One overfull \\hbox from a LaTeX log: how far it sticks out and where in the .tex it is."""
+    """One overfull box from a LaTeX log: how far it sticks out and where in the .tex it is.
 
-    width_pt: float
-    lines: str          # "1234--1240" or "567"
+    An \\hbox is a line wider than the text block; a \\vbox, a page (or a box on it)
+    taller than the text block, whose end runs towards the footer.
+    """
+
+    width_pt: float     # how far it sticks out, to the right or at the bottom
+    lines: str          # "1234--1240", "567", or "" if found while a page was shipped out
     content: str        # the log's rendering of the box, shortened
+    kind: str = "hbox"
 
     def describe(self, tex_lines: list[str] | None = None) -> str:
-        where = f".tex line{'s' if '--' in self.lines else ''} {self.lines}"
+        where = f".tex line{'s' if '--' in self.lines else ''} {self.lines}" if self.lines else "a page break"
         source = ""
-        if tex_lines:
+        if tex_lines and self.lines:
             first = int(self.lines.split("--")[0])
             if 0 < first <= len(tex_lines):
                 source = f"; source: {shorten(tex_lines[first - 1])}"
-        return f"overfull \\hbox {self.width_pt:.1f} pt too wide at {where}: {self.content}{source}"
+        size = "too wide" if self.kind == "hbox" else "too high"
+        return f"overfull \\{self.kind} {self.width_pt:.1f} pt {size} at {where}: {self.content}{source}"
 
 
-OVERFULL = re.compile(r"^Overfull \\hbox \((?P<pt>[\d.]+)pt too wide\) "
+OVERFULL = re.compile(r"^Overfull \\(?P<kind>[hv]box) \((?P<pt>[\d.]+)pt too (?:wide|high)\) "
                       r"(?:in paragraph at lines (?P<a>\d+)--(?P<b>\d+)|in alignment at lines (?P<c>\d+)--(?P<d>\d+)"
-                      r"|detected at line (?P<e>\d+))", re.M)
+                      r"|detected at line (?P<e>\d+)|has occurred while \\output is active)", re.M)
 MISSING = re.compile(r"^Missing character: There is no (?P<char>.+?) \((?P<code>U\+[0-9A-F]+)\) in font (?P<font>[^:!]+)",
                      re.M)
 
@@ -236,22 +294,22 @@ def shorten(text: str, width: int = 110) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def overfull_boxes(log: str, *, min_pt: float = 0.0) -> list[OverfullBox]:
-    """Every overfull \\hbox in a LaTeX log wider than ``min_pt``, in the order logged."""
+def overfull_boxes(log: str, *, min_pt: float = 0.0, kind: str = "hbox") -> list[OverfullBox]:
+    """Every overfull box of ``kind`` (hbox or vbox) in a LaTeX log over ``min_pt``, in the order logged."""
     boxes = []
     for match in OVERFULL.finditer(log):
         width = float(match["pt"])
-        if width <= min_pt:
+        if match["kind"] != kind or width <= min_pt:
             continue
         if match["a"]:
             lines = f"{match['a']}--{match['b']}"
         elif match["c"]:
             lines = f"{match['c']}--{match['d']}"
         else:
-            lines = match["e"]
+            lines = match["e"] or ""   # "" when LaTeX was shipping out the page
         # The box's contents follow on the next lines of the log, up to a blank line.
         tail = log[match.end():].split("\n\n", 1)[0]
-        boxes.append(OverfullBox(width, lines, shorten(tail.replace("\n", ""))))
+        boxes.append(OverfullBox(width, lines, shorten(tail.replace("\n", "")), kind))
     return boxes
 
 
@@ -331,7 +389,8 @@ def read(path: Path) -> str:
 
 
 def check(pdf: Path, *, min_pages: int = MIN_PAGES, max_pages: int = MAX_PAGES,
-          max_overfull_pt: float = MAX_OVERFULL_PT, max_guide_share: float = MAX_GUIDE_SHARE) -> list[str]:
+          max_overfull_pt: float = MAX_OVERFULL_PT, max_overfull_vbox_pt: float = MAX_OVERFULL_VBOX_PT,
+          max_guide_share: float = MAX_GUIDE_SHARE) -> list[str]:
     """Check a built PDF and the LaTeX log, .aux and .tex beside it."""
     if not pdf.is_file():
         return [f"no PDF at {pdf}"]
@@ -345,16 +404,18 @@ def check(pdf: Path, *, min_pages: int = MIN_PAGES, max_pages: int = MAX_PAGES,
         found.append(f"no LaTeX log at {pdf.with_suffix('.log')}: cannot check overfull lines and glyphs")
     boxes = overfull_boxes(log)
     wide = [box for box in boxes if box.width_pt > max_overfull_pt]
+    tall = overfull_boxes(log, kind="vbox", min_pt=max_overfull_vbox_pt)
     guide = page_range(aux, toc, GUIDE_PAGE, last_page=pages) if aux else None
     if aux and guide is None:
         found.append(f"the library guide ({GUIDE_PAGE}) is not in {pdf.with_suffix('.aux').name}")
     print(f"{pdf}: {pages} pages, {len(text.split()):,} words; "
-          f"{len(boxes)} overfull lines, {len(wide)} wider than {max_overfull_pt:g} pt")
+          f"{len(boxes)} overfull lines, {len(wide)} wider than {max_overfull_pt:g} pt; "
+          f"{len(tall)} pages over {max_overfull_vbox_pt:g} pt too high")
     if guide:
         first, last = guide
         print(f"library guide: pages {first}-{last}, {last - first + 1} pages, "
               f"{(last - first + 1) / pages:.1%} of the book")
-    return found + problems(text, pages, min_pages=min_pages, max_pages=max_pages, overfull=wide,
+    return found + problems(text, pages, min_pages=min_pages, max_pages=max_pages, overfull=wide + tall,
                             missing=missing_characters(log), guide=guide, max_guide_share=max_guide_share,
                             tex_lines=tex_lines)
 
@@ -393,6 +454,7 @@ def main(argv=None) -> int:
     parser.add_argument("--min-pages", type=int, default=MIN_PAGES)
     parser.add_argument("--max-pages", type=int, default=MAX_PAGES)
     parser.add_argument("--max-overfull-pt", type=float, default=MAX_OVERFULL_PT)
+    parser.add_argument("--max-overfull-vbox-pt", type=float, default=MAX_OVERFULL_VBOX_PT)
     parser.add_argument("--max-guide-share", type=float, default=MAX_GUIDE_SHARE)
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -404,7 +466,8 @@ def main(argv=None) -> int:
         if status:
             found.append(f"LaTeX exited with status {status}: see {pdf.with_suffix('.log')}")
     found += check(pdf, min_pages=args.min_pages, max_pages=args.max_pages,
-                   max_overfull_pt=args.max_overfull_pt, max_guide_share=args.max_guide_share)
+                   max_overfull_pt=args.max_overfull_pt, max_overfull_vbox_pt=args.max_overfull_vbox_pt,
+                   max_guide_share=args.max_guide_share)
     for problem in found:
         print("PROBLEM:", problem)
     print(f"PDF check: {'failed' if found else 'passed'} ({time.perf_counter() - started:.0f} s)")
