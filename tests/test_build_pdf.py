@@ -330,3 +330,42 @@ def test_a_readout_keeps_its_bold_and_its_line_breaks():
     first, second = latex_print.readout_paragraphs("<b>MFU 60.0%</b>: step 1.00&nbsp;s<br>second")
     assert first.astext() == "MFU 60.0%: step 1.00\xa0s" and second.astext() == "second"
     assert isinstance(first.children[0], nodes.strong) and first.children[0].astext() == "MFU 60.0%"
+
+
+def test_table_columns_get_at_least_their_longest_word_and_share_the_rest():
+    columns = [["GPT 175B, 64 x A100, SP + selective recomputation"], ["41.5%"], ["Megatron-LM 2022"]]
+    widths = latex_print.column_widths(columns, line=40)
+    least = [latex_print.COLUMN_PADDING + n for n in (14, 6, 9)]  # "recomputation", "41.5%", "Megatron-"
+    assert all(w >= low for w, low in zip(widths, least))
+    assert widths[0] > widths[2] > widths[1]   # the long text column gets the most of the spare
+    # a table that fits keeps its natural widths
+    assert latex_print.column_widths([["a b"], ["1.0"]], line=40) == [3 + 3, 3 + 3]
+
+
+def test_long_tables_get_column_widths_and_short_ones_stay_with_sphinx():
+    def table(rows):
+        tgroup = nodes.tgroup(cols=2)
+        tgroup += [nodes.colspec(colwidth=1), nodes.colspec(colwidth=1)]
+        body = nodes.tbody()
+        for index in range(rows):
+            row = nodes.row()
+            row += [nodes.entry("", nodes.paragraph(text=f"run {index} with a long name")),
+                    nodes.entry("", nodes.paragraph(text="41.5%"))]
+            body += row
+        tgroup += body
+        result = nodes.table(classes=["colwidths-auto"])
+        result += tgroup
+        return result
+
+    long_table, short_table = table(latex_print.LONGTABLE_ROWS + 1), table(5)
+    latex_print.fit_long_tables(document_with(long_table, short_table))
+    assert "colwidths-given" in long_table["classes"] and "colwidths-auto" not in long_table["classes"]
+    first, second = (spec["colwidth"] for spec in long_table.findall(nodes.colspec))
+    assert first > second
+    assert short_table["classes"] == ["colwidths-auto"]
+
+
+def test_tables_computed_in_notebooks_reach_latex_as_tables(tmp_path):
+    config = yaml.safe_load(build_pdf.pdf_config(ROOT / "_config.yml", tmp_path).read_text())
+    # their text/markdown form is what LaTeX gets; CommonMark has no tables
+    assert config["sphinx"]["config"]["nb_render_markdown_format"] == "myst"

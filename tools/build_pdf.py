@@ -233,6 +233,9 @@ def pdf_config(source: Path, destination: Path) -> Path:
     sphinx = config["sphinx"].setdefault("config", {})
     # Paper-friendly settings; the HTML build does not read them.
     sphinx["latex_show_urls"] = "footnote"
+    # Tables computed in the notebooks (plotting.tables.Table) reach LaTeX as their Markdown
+    # form; MyST-NB parses it as CommonMark by default, which has no tables.
+    sphinx["nb_render_markdown_format"] = "myst"
     # The introduction's {tableofcontents} would print the contents again as a list.
     sphinx["jblatex_show_tocs"] = False
     sphinx["latex_elements"] = {

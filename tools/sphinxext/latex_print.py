@@ -1,6 +1,6 @@
 """Sphinx extension for the PDF only: code cells folded as in the HTML, panels printed as they open.
 
-``tools/build_pdf.py`` loads it; the HTML book does not. Three changes to the
+``tools/build_pdf.py`` loads it; the HTML book does not. Four changes to the
 LaTeX output, all made after reading, so the doctrees stay the HTML's:
 
 - **Code cells.** The HTML folds a cell's source behind a toggle when it is
@@ -16,6 +16,8 @@ LaTeX output, all made after reading, so the doctrees stay the HTML's:
   state stored in the notebook: its settings, its readout and its figure.
 - **References.** The page that holds only the bibliography loses its heading:
   LaTeX prints all citations in one list at the end of the book.
+- **Long tables** (more than 30 rows, which LaTeX sets as a longtable whose
+  columns never wrap) get column widths from their contents.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import base64
 import hashlib
 import html
 import json
+import math
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -244,6 +247,75 @@ class PrintPanels(SphinxPostTransform):
         return box
 
 
+#: Sphinx sets a table of more than this many rows as a longtable, whose columns, unless
+#: given widths, take the natural width of their longest cell and never wrap.
+LONGTABLE_ROWS = 30
+#: Lower-case letters of body text in a table row (about 450 pt at 10 pt), and their
+#: worth of space each column spends on its separation and rules.
+LINE_CHARACTERS, COLUMN_PADDING = 88, 3
+
+
+def text_width(text: str) -> float:
+    """A text's width in lower-case letters: capitals, digits' neighbours % and / are wider."""
+    return sum(1.5 if char.isupper() or char in "%@&" else 1.0 for char in text)
+
+
+def words(text: str) -> list[str]:
+    """The pieces a line may not break inside: split at spaces, and after a hyphen or slash."""
+    return [piece for piece in re.split(r"\s+|(?<=[-/])", text) if piece]
+
+
+def column_widths(columns: list[list[str]], *, line: int = LINE_CHARACTERS) -> list[int]:
+    """Widths, in lower-case letters, for columns of cell texts sharing a line of ``line``.
+
+    Each column gets at least its longest word (it cannot be narrower without sticking out)
+    and at most its longest cell; space beyond the minimum goes to the columns in
+    proportion to what they lack.
+    """
+    least = [math.ceil(max((text_width(word) for text in column for word in words(text)), default=1))
+             + COLUMN_PADDING for column in columns]
+    most = [max(math.ceil(max((text_width(text) for text in column), default=1)) + COLUMN_PADDING, low)
+            for column, low in zip(columns, least)]
+    if sum(most) <= line:
+        return most
+    spare, wanted = line - sum(least), sum(m - low for m, low in zip(most, least))
+    if spare <= 0 or wanted == 0:
+        return least
+    return [low + round(spare * (m - low) / wanted) for m, low in zip(most, least)]
+
+
+def fit_long_tables(document) -> None:
+    """Give long tables without widths column widths from their contents, so that cells wrap."""
+    for table in list(document.findall(nodes.table)):
+        if "colwidths-given" in table["classes"]:
+            continue
+        tgroup = next(iter(table.findall(nodes.tgroup)), None)
+        if tgroup is None:
+            continue
+        rows = list(tgroup.findall(nodes.row))
+        if len(rows) <= LONGTABLE_ROWS and "longtable" not in table["classes"]:
+            continue
+        colspecs = [child for child in tgroup.children if isinstance(child, nodes.colspec)]
+        entries = [[entry for entry in row.children if isinstance(entry, nodes.entry)] for row in rows]
+        if any(len(row) != len(colspecs) or any(e.get("morecols") or e.get("morerows") for e in row)
+               for row in entries):
+            continue  # merged cells: leave the table to Sphinx
+        columns = [[row[index].astext() for row in entries] for index in range(len(colspecs))]
+        for colspec, width in zip(colspecs, column_widths(columns)):
+            colspec["colwidth"] = width
+        table["classes"] = [c for c in table["classes"] if c != "colwidths-auto"] + ["colwidths-given"]
+
+
+class FitLongTables(SphinxPostTransform):
+    """Long tables' columns wrap within the page instead of running off it."""
+
+    default_priority = 5
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        fit_long_tables(self.document)
+
+
 class DropEmptyReferencesChapter(SphinxPostTransform):
     """Drop the heading of a page that holds only the bibliography.
 
@@ -266,6 +338,7 @@ class DropEmptyReferencesChapter(SphinxPostTransform):
 
 def setup(app):
     app.add_post_transform(DropEmptyReferencesChapter)
+    app.add_post_transform(FitLongTables)
     app.add_post_transform(FoldCodeCells)
     app.add_post_transform(PrintPanels)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
