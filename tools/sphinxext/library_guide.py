@@ -8,11 +8,13 @@ is for (its docstring's first line) and its main functions and classes (each
 with its docstring's first line). The list comes from the library at build
 time, so the guide cannot drift from it:
 
-- the modules are the table of public modules ``interconnect_lab._api`` when it
-  exists, else the modules named in ``interconnect_lab.__all__``;
-- a module's main names are those the package re-exports from it
-  (``interconnect_lab._EXPORTS``), else its own ``__all__``'s functions, else
-  its classes; at most ``MAX_NAMES`` each.
+- the modules are those ``import interconnect_lab`` offers, from the table of
+  public modules ``interconnect_lab._api`` (``TOP_LEVEL``) when the library has
+  one, else the modules named in ``interconnect_lab.__all__``; deprecated
+  aliases (``_deprecation.MOVED_MODULES``) are left out;
+- a module's main names are those the package re-exports from it, else its
+  public functions, else its classes; at most ``MAX_NAMES`` each, with the
+  count of the rest and the modules inside a package.
 
 ``guide_markdown()`` returns the generated text (MyST Markdown), for tests and
 for reading without a build.
@@ -21,6 +23,7 @@ for reading without a build.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import re
@@ -56,25 +59,31 @@ def moved_modules() -> set[str]:
     return {name.removeprefix(f"{PACKAGE}.") for name in getattr(deprecation, "MOVED_MODULES", {})}
 
 
+def api_table():
+    """The table of public modules, ``interconnect_lab._api``, or None where the library has none.
+
+    It holds ``MODULES`` (``"interconnect_lab.x"`` -> (purpose, public names)) and
+    ``TOP_LEVEL`` (the model modules ``import interconnect_lab`` offers -> the names it
+    re-exports from each).
+    """
+    spec = importlib.util.find_spec(f"{PACKAGE}._api")
+    package = importlib.import_module(PACKAGE)
+    # Only the table of this copy of the library (an editable install may point elsewhere).
+    if spec is None or not any(str(spec.origin).startswith(folder) for folder in package.__path__):
+        return None
+    return importlib.import_module(f"{PACKAGE}._api")
+
+
 def public_modules() -> list[str]:
     """The library's public model modules, in the order the package lists them."""
     package = importlib.import_module(PACKAGE)
-    try:
-        api = importlib.import_module(f"{PACKAGE}._api")
-    except ModuleNotFoundError:
-        api = None
-    if api is not None:
-        for attribute in ("MODULES", "PUBLIC_MODULES", "modules"):
-            table = getattr(api, attribute, None)
-            if table:
-                names = [getattr(entry, "name", entry) for entry in table]
-                names = [name[0] if isinstance(name, tuple) else name for name in names]
-                return [str(name).removeprefix(f"{PACKAGE}.") for name in names
-                        if str(name).removeprefix(f"{PACKAGE}.") not in PRESENTATION]
-    submodules = set(getattr(package, "_SUBMODULES", ())) - moved_modules()
-    names = [name for name in package.__all__ if name in submodules or
-             (name not in moved_modules() and _is_module(package, name))]
-    return [name for name in names if name not in PRESENTATION]
+    api = api_table()
+    if api is not None and getattr(api, "TOP_LEVEL", None):
+        names = list(api.TOP_LEVEL)
+    else:
+        submodules = set(getattr(package, "_SUBMODULES", ()))
+        names = [name for name in package.__all__ if name in submodules or _is_module(package, name)]
+    return [name for name in names if name not in PRESENTATION and name not in moved_modules()]
 
 
 def _is_module(package, name) -> bool:
@@ -84,13 +93,39 @@ def _is_module(package, name) -> bool:
         return False
 
 
+def _public_names(module_name: str, module) -> list[str]:
+    api = api_table()
+    row = (getattr(api, "MODULES", None) or {}).get(f"{PACKAGE}.{module_name}") if api else None
+    if row:
+        return list(row[1])
+    return list(getattr(module, "__all__", None) or [name for name in vars(module) if not name.startswith("_")])
+
+
+def _exported(module_name: str) -> set[str]:
+    api = api_table()
+    if api is not None and getattr(api, "TOP_LEVEL", None):
+        return set(api.TOP_LEVEL.get(module_name, ()))
+    return set((getattr(importlib.import_module(PACKAGE), "_EXPORTS", {}) or {}).get(module_name, ()))
+
+
+def submodules(module_name: str) -> list[str]:
+    """The public modules inside a model package (``published.runs``, ...), by their short names.
+
+    Only the table of public modules says which are public; without it, none are listed.
+    """
+    prefix = f"{module_name}."
+    api = api_table()
+    names = [name.removeprefix(f"{PACKAGE}.") for name in (getattr(api, "MODULES", None) or {})]
+    moved = moved_modules()
+    return [name.removeprefix(prefix) for name in names
+            if name.startswith(prefix) and "." not in name.removeprefix(prefix) and name not in moved]
+
+
 def main_names(module_name: str) -> tuple[list[str], int]:
     """A module's main public names (at most ``MAX_NAMES``) and how many public names it has in all."""
-    package = importlib.import_module(PACKAGE)
     module = importlib.import_module(f"{PACKAGE}.{module_name}")
-    public = list(getattr(module, "__all__", None) or
-                  [name for name in vars(module) if not name.startswith("_")])
-    exported = set((getattr(package, "_EXPORTS", {}) or {}).get(module_name, ()))
+    public = _public_names(module_name, module)
+    exported = _exported(module_name)
     if exported:
         chosen = [name for name in public if name in exported]
         chosen += sorted(exported - set(chosen))
@@ -116,6 +151,9 @@ def module_section(module_name: str) -> str:
     for name in names:
         summary = first_line(getattr(module, name, None))
         lines.append(f"- `{_call(module, name)}`" + (f": {summary}" if summary else ""))
+    inside = submodules(module_name)
+    if inside:
+        lines += ["", f"Its modules: {', '.join(f'`{name}`' for name in inside)}."]
     others = total - len(names)
     if others > 0:
         lines += ["", f"*{others} more public name{'s' if others > 1 else ''}: see the online reference.*"]
@@ -131,9 +169,9 @@ def presentation_section() -> str:
             package = importlib.import_module(f"{PACKAGE}.{subpackage}")
         except ModuleNotFoundError:
             continue
-        moved = moved_modules()
-        modules = [info.name for info in pkgutil.iter_modules(package.__path__)
-                   if not info.name.startswith("_") and f"{subpackage}.{info.name}" not in moved]
+        modules = submodules(subpackage) if api_table() is not None else [
+            info.name for info in pkgutil.iter_modules(package.__path__)
+            if not info.name.startswith("_") and f"{subpackage}.{info.name}" not in moved_modules()]
         lines.append(f"- `{subpackage}` ({first_line(package).rstrip('.')}): "
                      + ", ".join(f"`{name}`" for name in modules) + ".")
     return "\n".join(lines) + "\n"
