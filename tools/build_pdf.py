@@ -28,19 +28,23 @@ alone):
   numerals their captions carry for the HTML ("I. Why the network decides"),
   which LaTeX numbers itself;
 - ``tools/sphinxext/latex_print.py``: code cells folded in the HTML are left
-  out, and each panel prints its settings, readout and figure as it opens;
-- the page: A4, 10 pt, a text block an instructor can print and annotate,
-  tables with ragged-right cells whose code can break, and fonts with every
-  glyph the book uses.
+  out, each panel prints its settings, readout and figure as it opens, long
+  tables get column widths from their contents;
+- Markdown outputs (the notebooks' computed tables) are parsed as MyST, which
+  has tables, rather than CommonMark;
+- the page: A4, 10 pt, a title page, margins to write in, blank pages left
+  blank, tables with ragged-right cells whose code can break, code in boxes
+  that breaks before the footer, and fonts with every glyph the book uses.
 
 The check fails when LaTeX exits non-zero; when the PDF has fewer than
 ``--min-pages`` or more than ``--max-pages`` pages; when its text holds ``??``
 (LaTeX's mark for an unresolved reference or citation) or ``[?]``; when the
-LaTeX log reports a line wider than the text by more than ``--max-overfull-pt``, a
-page taller than the text block by more than ``--max-overfull-vbox-pt`` (its end runs
-into the footer) or a character missing from a font; or when the library guide takes more than
-``--max-guide-share`` of the pages. It needs ``pdfinfo`` and ``pdftotext``
-(Debian's poppler-utils).
+LaTeX log reports a line wider than the text by more than ``--max-overfull-pt``,
+a page taller than the text block by more than ``--max-overfull-vbox-pt`` (its
+end runs into the footer) or a character missing from a font (each printed with
+its line in the .tex); or when the library guide takes more than
+``--max-guide-share`` of the pages (its page range read from the .aux and .toc
+files). It needs ``pdfinfo`` and ``pdftotext`` (Debian's poppler-utils).
 """
 
 from __future__ import annotations
