@@ -373,3 +373,10 @@ def test_tables_computed_in_notebooks_reach_latex_as_tables(tmp_path):
     config = yaml.safe_load(build_pdf.pdf_config(ROOT / "_config.yml", tmp_path).read_text())
     # their text/markdown form is what LaTeX gets; CommonMark has no tables
     assert config["sphinx"]["config"]["nb_render_markdown_format"] == "myst"
+
+
+def test_latex_errors_are_quoted_with_their_input_line():
+    log = "(./interconnect-lab.tex\n! TeX capacity exceeded, sorry [main memory size=5000000].\nl.31337 ...TRAINING_RUNS = (PublishedRun(...\n\nmore\n"
+    (error,) = build_pdf.latex_errors(log)
+    assert error.startswith("! TeX capacity exceeded") and "l.31337" in error
+    assert build_pdf.latex_errors("no errors\n") == []

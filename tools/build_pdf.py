@@ -320,6 +320,14 @@ def overfull_boxes(log: str, *, min_pt: float = 0.0, kind: str = "hbox") -> list
     return boxes
 
 
+def latex_errors(log: str, *, limit: int = 5) -> list[str]:
+    """LaTeX's first error messages ("! ..." and the line after, where it names the input line)."""
+    lines = log.splitlines()
+    errors = [" ".join(line.strip() for line in lines[index:index + 2])
+              for index, line in enumerate(lines) if line.startswith("! ")]
+    return [shorten(error, 200) for error in errors[:limit]]
+
+
 def missing_characters(log: str) -> list[str]:
     """Each character a font lacked, once per character and font, as 'char (U+XXXX) in font'."""
     found = dict.fromkeys(f"{m['char']} ({m['code']}) in {m['font'].strip()}" for m in MISSING.finditer(log))
@@ -443,8 +451,10 @@ def build(path_output: Path) -> tuple[Path, int]:
                    "--toc", str(toc), "--path-output", str(path_output)]
         print("$", " ".join(command), flush=True)
         started = time.perf_counter()
-        subprocess.run(command, check=True, cwd=ROOT)
+        written = subprocess.run(command, cwd=ROOT)
         print(f"LaTeX sources written in {time.perf_counter() - started:.0f} s", flush=True)
+    if written.returncode:
+        raise SystemExit(f"jupyter-book could not write the LaTeX sources (exit status {written.returncode})")
     started = time.perf_counter()
     # Sphinx's Makefile runs latexmk (xelatex, xindy) until the references settle.
     result = subprocess.run(["make", "all-pdf", "LATEXMKOPTS=-silent"], cwd=latex_dir)
@@ -472,6 +482,7 @@ def main(argv=None) -> int:
         pdf, status = build(args.path_output.resolve())
         if status:
             found.append(f"LaTeX exited with status {status}: see {pdf.with_suffix('.log')}")
+            found += [f"LaTeX error: {error}" for error in latex_errors(read(pdf.with_suffix(".log")))]
     found += check(pdf, min_pages=args.min_pages, max_pages=args.max_pages,
                    max_overfull_pt=args.max_overfull_pt, max_overfull_vbox_pt=args.max_overfull_vbox_pt,
                    max_guide_share=args.max_guide_share)
