@@ -6,7 +6,10 @@ every failure; the exit status is non-zero if any failed):
 1. pytest: unit, property and published-value tests, and the library's doctests;
 2. nbval in strict mode on every notebook under book/;
 3. the Jupyter Book build from a clean _build, warnings as errors;
-4. browser tests on the built book and in JupyterLab (tests/browser).
+4. the PDF (tools/build_pdf.py): the whole book through LaTeX, checked for its
+   exit status, page count, unresolved references, overfull lines, missing
+   glyphs and the library guide's share of the pages;
+5. browser tests on the built book and in JupyterLab (tests/browser).
 
 Usage (from the repository root, inside the environment the README sets up)::
 
@@ -16,6 +19,8 @@ Usage (from the repository root, inside the environment the README sets up)::
 Each step's duration is printed and written to test-artifacts/check-timings.json
 (the benchmarks report it); a failing browser test leaves a screenshot and
 the page's console log in test-artifacts/browser/ and prints their paths.
+The PDF lands in <build dir>/_build/pdf/_build/latex/interconnect-lab.pdf, beside
+its LaTeX log.
 
 The pytest steps run on two workers (pytest-xdist; a notebook's cells, and a
 browser test file's tests, stay together on one worker with ``--dist
@@ -54,6 +59,10 @@ def steps(build_dir: Path):
         ("book build (clean, -W -n --keep-going)",
          [str(Path(PY).parent / "jupyter-book"), "build", ".", "--path-output", str(build_dir),
           "-W", "-n", "--keep-going"]),
+        # From the notebooks' committed outputs (which nbval checked), in its own folder so
+        # the HTML book and its doctrees stay as built for the browser tests.
+        ("PDF (LaTeX)",
+         [PY, str(ROOT / "tools" / "build_pdf.py"), "--path-output", str(build_dir / "_build" / "pdf")]),
         ("browser tests", [PY, "-m", "pytest", str(browser), "-q", *BY_FILE]) if browser.exists() else None,
     ]
 
