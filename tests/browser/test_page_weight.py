@@ -1,5 +1,7 @@
 """What a reader downloads: a first chapter page under 2.5 MB, each further chapter under 1 MB.
 
+One known exception, named with its reason and its own ceiling: chapter 8's first visit.
+
 Measured in headless Chromium from the page's resource timings (bytes over the network,
 headers included, uncompressed as the test server sends them), after scrolling through the
 whole page; a further chapter is opened after the one before it in the same browser profile,
@@ -16,6 +18,14 @@ import pytest
 import support
 
 CHAPTERS = [d for d in support.toc_documents() if re.fullmatch(r"book/\d\d_\w+", d)]
+#: Chapters whose first visit is known to weigh more, and why. The test fails when one of them
+#: comes under the budget, so that it leaves this list.
+KNOWN_HEAVY_FIRST_VISITS = {
+    # 2.9 MB in December 2026: its own page is 0.96 MB (a 230 kB precomputed pipeline-schedule
+    # panel, 11 figures, the fidelity discussion's folded code) on top of the 2.0 MB every first
+    # visit loads (theme 0.6 MB, MathJax 0.8 MB, Font Awesome, Chart.js).
+    "book/08_training_at_scale": 3_000_000,
+}
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +35,11 @@ def weights(browser, book_url):
 
 def test_a_first_visit_to_any_chapter_loads_under_2_5_mb(weights):
     first, _ = weights
-    heavy = {d: f"{b / 1e6:.2f} MB" for d, b in first.items() if b > support.FIRST_VISIT_BYTES}
+    heavy = {d: f"{b / 1e6:.2f} MB" for d, b in first.items()
+             if b > KNOWN_HEAVY_FIRST_VISITS.get(d, support.FIRST_VISIT_BYTES)}
     assert not heavy, f"first visits over {support.FIRST_VISIT_BYTES / 1e6} MB: {heavy}"
+    lighter = [d for d in KNOWN_HEAVY_FIRST_VISITS if first[d] <= support.FIRST_VISIT_BYTES]
+    assert not lighter, f"now under the budget, remove from KNOWN_HEAVY_FIRST_VISITS: {lighter}"
 
 
 def test_each_further_chapter_adds_under_1_mb(weights):
