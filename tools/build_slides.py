@@ -167,6 +167,9 @@ class Resolver:
                 if explicit:
                     return explicit.group(1)
                 return self.titles.get(body.strip().lstrip("./").removeprefix("../"), "another chapter")
+            if name.split(":")[-1] in {"func", "class", "meth", "mod", "attr", "data", "obj"}:
+                target = explicit.group(1) if explicit else body.lstrip("~").split(".")[-1]
+                return f"`{target}`"
             if name in {"ref", "eq", "term", "abbr", "sub", "sup", "math", "code"}:
                 if name == "math":
                     return f"${body}$"
@@ -448,7 +451,9 @@ def chapter_slides(path: Path, figures: Path, spec: dict, resolve: Resolver, par
             continue
         blocks = _blocks(markdown)
         paragraph, last = _lead(blocks)
-        rest = [b for i, b in enumerate(blocks) if _is_paragraph(b) and (last is None or i > last)]
+        # Further paragraphs for the notes; one that continues a formula ("where ...") needs it, so not those.
+        rest = [b for i, b in enumerate(blocks) if _is_paragraph(b) and (last is None or i > last)
+                and not b.lstrip()[:1].islower()]
         if len(_sentences(paragraph)) < 2 and rest and not rest[0].rstrip().endswith(":"):
             paragraph, rest = paragraph + "\n\n" + rest[0], rest[1:]   # a lone sentence needs its neighbour
         slide = Slide(resolve(heading).replace("`", ""), render(paragraph, resolve))
@@ -477,8 +482,10 @@ def chapter_slides(path: Path, figures: Path, spec: dict, resolve: Resolver, par
         ask = asks.get(heading.lower()) or (questions.ask_html(matched) if matched else
                                             "Before showing the next slide: what would you change first to move "
                                             "this result, and by how much?")
-        slide.notes_html = _notes(say=say or ["Walk through the slide; the chapter's section has the details."],
-                                  point=point, ask=ask)
+        if not say:
+            say = ([f"Let the class read the figure before you explain it: {html.escape(slide.figure_alt)}"]
+                   if slide.figure else ["Read the slide's claim aloud, then ask what it would take to change it."])
+        slide.notes_html = _notes(say=say, point=point, ask=ask)
         slides.append(slide)
         # Cells tagged "slide" in this section: a slide each.
         for cell in section["cells"]:
