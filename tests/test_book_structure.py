@@ -172,3 +172,36 @@ def test_figure_alt_text_types_no_quantity(path):
     found = quantities_in_alt_text(load(path))
     assert not found, f"{path.name}: alt text states a quantity; describe the figure, glue the number in the prose:\n" \
         + "\n".join(f"  {quantity!r} in: {alt[:120]}" for quantity, alt in found)
+
+
+#: Tags that fold or remove a code cell's source in the rendered book.
+FOLDED = {"hide-input", "hide-cell", "remove-cell", "remove-input"}
+#: Code cells a chapter may show unfolded before its exercises: short teaching examples (chapter 7
+#: runs each collective rank by rank in view). Bookkeeping is never among them.
+MOST_SHOWN_CODE_CELLS = 4
+
+
+def _code_before_exercises(notebook):
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and re.search(r"^## Exercises", source, re.M):
+            return
+        if cell["cell_type"] == "code":
+            yield cell, source
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_folds_its_code_and_removes_its_bookkeeping(path):
+    shown, bookkeeping = [], []
+    for cell, source in _code_before_exercises(load(path)):
+        tags = set(cell["metadata"].get("tags", []))
+        if tags & FOLDED or "nbval-ignore-output" in tags:   # folded, removed, or a live panel
+            continue
+        lines = [line for line in source.splitlines() if line.strip()]
+        shown.append(lines[0][:60] if lines else "")
+        if sum(line.lstrip().startswith("glue(") for line in lines) * 2 > len(lines):
+            bookkeeping.append(lines[0][:60])
+    assert not bookkeeping, f"cells of glue(...) bookkeeping in view (tag them remove-cell or remove-input): " \
+                            f"{bookkeeping}"
+    assert len(shown) <= MOST_SHOWN_CODE_CELLS, f"{len(shown)} code cells shown in full (fold them with " \
+                                                f"hide-input like the other chapters): {shown}"

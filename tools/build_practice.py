@@ -1,11 +1,12 @@
 """Write each chapter's practice page: its checked exercises and quiz, graded by the library.
 
 One small notebook per chapter, ``book/practice/chNN_<chapter>.ipynb``, listed
-in ``_toc.yml`` as a section under its chapter. Each exercise is a cell
-``check("ch7.ex3", ...)`` that shows the question until the student types an
-answer in place of ``...``; the last cell proves, for nbval and the build,
-that every check accepts the library's answer and rejects wrong ones, without
-printing any answer.
+in ``_toc.yml`` as a section under its chapter. Each exercise is its question
+(a Markdown cell, from the bank) followed by the cell that answers it,
+``check("ch7.ex3", ...)``, where the student types an answer in place of
+``...``; the last cell proves, for nbval and the build, that every check
+accepts the library's answer and rejects wrong ones, without printing any
+answer.
 
 Usage (from the repository root)::
 
@@ -30,7 +31,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interconnect_lab.exercises import CHAPTERS, EXERCISES, keys  # noqa: E402
+from interconnect_lab.exercises import CHAPTERS, EXERCISES, keys, show  # noqa: E402
 
 PRACTICE = ROOT / "book" / "practice"
 INSTALL_CELL = '''# On Colab or any kernel without the book's library, install it first.
@@ -67,10 +68,11 @@ def practice_notebook(chapter: int) -> nbformat.NotebookNode:
         code(INSTALL_CELL.format(url=repository_url()), metadata={"tags": ["remove-cell"]}),
         md(f"# Practice: {title}\n\n"
            f"Checked exercises and a five-question quiz for {{doc}}`../{name}`. Open this page in "
-           "JupyterLab, Binder or Colab (the rocket button above), type your answer in place of `...` in "
-           "a cell and run it: the check says whether it is right, wrong, close, or right in order of "
-           "magnitude but in the wrong unit (bits for bytes, both directions for one, GiB for GB, ...), "
-           "with a hint.\n\n"
+           "JupyterLab, Binder or Colab (the rocket button above), read a question, type your answer in "
+           "place of `...` in the cell under it and run that cell: the check says whether the answer is "
+           "right, wrong, close (a few times the question's tolerance off, a few percent at most), or "
+           "right in order of magnitude but in the wrong unit (bits for bytes, both directions for one, "
+           "GiB for GB, ...), with a hint.\n\n"
            "The answers are not on this page. The library computes them, and the page only holds a "
            "salted hash of each, so a check can say *right* without saying what is right. Give numbers "
            "in the unit each question asks for; numbers within the tolerance each question states count "
@@ -79,11 +81,12 @@ def practice_notebook(chapter: int) -> nbformat.NotebookNode:
         md("## Checked exercises"),
     ]
     for key in keys(f"ch{chapter}", "ex"):
-        cells += [md(f"### {EXERCISES[key].title}"), code(f'check("{key}", ...)')]
+        cells += [md(f"### {EXERCISES[key].title}\n\n{show(key).markdown()}"), code(f'check("{key}", ...)')]
     cells.append(md("## Quiz\n\nFive questions; answer a multiple choice with its letter, e.g. "
                     '`check("ch1.q1", "b")`.'))
     for number, key in enumerate(keys(f"ch{chapter}", "q"), start=1):
-        cells += [md(f"### Question {number}: {EXERCISES[key].title}"), code(f'check("{key}", ...)')]
+        cells += [md(f"### Question {number}: {EXERCISES[key].title}\n\n{show(key).markdown()}"),
+                  code(f'check("{key}", ...)')]
     cells += [
         md("## For instructors: every check, checked\n\n"
            "This cell computes each answer with the library, in the kernel, and proves that its check "

@@ -8,11 +8,21 @@ notebook. What goes on the slides is chosen by rule, refined by
 
 - a title slide (the chapter's title and its part in ``_toc.yml``);
 - the learning objectives;
-- for each ``##`` section: its heading, its first paragraph and its first
-  figure (with the figure's caption); a note names the live panel the section
-  shows, if any, for the instructor to open in JupyterLab;
+- for each ``##`` section: its heading, its first paragraph (with the list,
+  table or formula it introduces, so no slide ends on a colon) and its first
+  figure (with the figure's caption); if the section shows a live panel, a
+  line saying in words what the panel lets students change, to open it in
+  JupyterLab;
 - the Summary section in full, if the chapter has one;
-- a closing slide pointing at the chapter's practice page.
+- a closing slide pointing at the chapter's practice page and its exercises.
+
+Every slide has speaker notes (reveal.js's speaker view: press S), taken from
+the chapter so that their numbers are the library's: *Say* (the section's
+next paragraphs, cut to their first sentences), *Point at* (the sentences of
+the section that carry glued numbers, and the figure's caption), and *Ask*
+(a question for the class: the chapter's own exercise or quiz question that
+matches the section best, each used once; a claim from the chapter's "Claims,
+checked" box on the title slide; ``ask:`` in ``book/slides.yml`` overrides).
 
 A cell tagged ``slide`` also becomes a slide of its own (its Markdown, or its
 figure for a code cell); a cell tagged ``no-slide`` never does. Prose roles are
@@ -52,6 +62,7 @@ SPEC = BOOK / "slides.yml"
 DEFAULT_OUTPUT = ROOT / "_build" / "slides"
 #: What a deck needs from offline/, copied beside the decks (folder in offline/ -> folder in _static/).
 ASSETS = {"reveal": "reveal", "mathjax": "mathjax"}
+LOGO = BOOK / "images" / "logo.svg"
 
 
 # --- Markdown and MyST roles ----------------------------------------------------------
@@ -156,6 +167,9 @@ class Resolver:
                 if explicit:
                     return explicit.group(1)
                 return self.titles.get(body.strip().lstrip("./").removeprefix("../"), "another chapter")
+            if name.split(":")[-1] in {"func", "class", "meth", "mod", "attr", "data", "obj"}:
+                target = explicit.group(1) if explicit else body.lstrip("~").split(".")[-1]
+                return f"`{target}`"
             if name in {"ref", "eq", "term", "abbr", "sub", "sup", "math", "code"}:
                 if name == "math":
                     return f"${body}$"
@@ -181,8 +195,9 @@ class Slide:
     figure: str | None = None          # file name in figures/
     figure_alt: str = ""
     caption_html: str = ""
-    panel: str | None = None
+    panel: str | None = None           # what the section's live panel lets students change, in words
     classes: str = ""
+    notes_html: str = ""
 
 
 def _blocks(markdown: str) -> list[str]:
@@ -234,12 +249,142 @@ def _figure_output(cell: dict):
     return None
 
 
+def _sentences(text: str) -> list[str]:
+    """Sentences of a Markdown paragraph (a full stop inside a number or "e.g." does not end one)."""
+    flat = " ".join(text.split())
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(*\"'`{$])", flat) if s]
+
+
+def _is_list_table_or_formula(block: str) -> bool:
+    return bool(re.match(r"^\s*([-*+] |\d+[.)] |\||\$\$)", block))
+
+
+def _lead(blocks: list[str]) -> tuple[str, int | None]:
+    """The section's lead for the slide: its first paragraph, with the list, table or formula
+    it introduces when it ends on a colon (or without that sentence when nothing follows it)."""
+    for i, block in enumerate(blocks):
+        if not _is_paragraph(block):
+            continue
+        if block.rstrip().endswith(":"):
+            if i + 1 < len(blocks) and _is_list_table_or_formula(blocks[i + 1]):
+                return block + "\n\n" + blocks[i + 1], i + 1
+            kept = _sentences(block)[:-1]
+            if not kept:
+                continue
+            return " ".join(kept), i
+        # A paragraph that leads into a displayed formula keeps the formula.
+        if i + 1 < len(blocks) and blocks[i + 1].lstrip().startswith("$$") \
+                and not block.rstrip().endswith((".", "!", "?")):
+            return block + "\n\n" + blocks[i + 1], i + 1
+        return block, i
+    return "", None
+
+
+GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`")
+
+
+def _plain(markdown: str, resolve: Resolver) -> str:
+    """One line of Markdown as inline HTML, roles resolved."""
+    return MARKDOWN.renderInline(resolve(" ".join(markdown.split())))
+
+
+def _words(text: str) -> set[str]:
+    stop = {"the", "a", "an", "of", "and", "or", "to", "in", "on", "for", "is", "are", "it", "its", "by", "with",
+            "that", "this", "what", "how", "at", "as", "be", "from", "one", "each", "which", "than", "per", "s"}
+    return {w for w in re.findall(r"[a-z][a-z0-9-]{2,}", text.lower()) if w not in stop}
+
+
+class Questions:
+    """The chapter's checked exercises and quiz, handed out to the sections they match best."""
+
+    def __init__(self, chapter: int):
+        sys.path.insert(0, str(ROOT))
+        from interconnect_lab.exercises import EXERCISES, keys
+
+        self.specs = [EXERCISES[key] for key in keys(f"ch{chapter}")]
+        self.used: set[str] = set()
+
+    def best(self, text: str, *, minimum: int = 2):
+        words = _words(text)
+        scored = sorted(((len(words & _words(spec.title + " " + spec.prompt)), i, spec)
+                         for i, spec in enumerate(self.specs) if spec.key not in self.used), key=lambda s: (-s[0], s[1]))
+        if not scored or scored[0][0] < minimum:
+            return None
+        spec = scored[0][2]
+        self.used.add(spec.key)
+        return spec
+
+    def ask_html(self, spec) -> str:
+        options = getattr(spec, "options", None)
+        choices = (" " + "; ".join(f"({letter}) {html.escape(option)}" for letter, option in
+                                   zip("abcdefghij", options))) if options else ""
+        return (f"{MARKDOWN.renderInline(' '.join(spec.prompt.split()))}{choices} "
+                f"<em>(the practice page checks it: <code>{spec.key}</code>)</em>")
+
+
+def _notes(say: list[str] = (), point: list[str] = (), ask: str = "") -> str:
+    parts = []
+    if say:
+        parts.append("<p><strong>Say:</strong> " + " ".join(say) + "</p>")
+    if point:
+        parts.append("<p><strong>Point at:</strong> " + " ".join(point) + "</p>")
+    if ask:
+        parts.append(f"<p><strong>Ask:</strong> {ask}</p>")
+    return "\n".join(parts)
+
+
+def _claims(markdown: str) -> list[tuple[str, str]]:
+    """(claim, the chapter's verdict) pairs from a "Claims, checked" box."""
+    box = _admonition(markdown, r"Claims, checked") or ""
+    return [(claim.strip(), verdict.strip()) for claim, verdict in
+            re.findall(r"\*\*(.+?)\*\*\s*\*([^*]+)\*", box, re.S)]
+
+
+def _panel_controls(notebook: dict, cell: dict) -> list[str]:
+    """The descriptions of the controls of the live panel a code cell displays (from the stored widget state)."""
+    state = notebook.get("metadata", {}).get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    views = [o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] for o in cell.get("outputs", [])
+             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    found, seen = [], set()
+
+    def walk(model_id):
+        if model_id in seen or model_id not in state:
+            return
+        seen.add(model_id)
+        model = state[model_id]
+        values = model.get("state", {})
+        name = model.get("model_name", "")
+        if re.search(r"(Slider|Dropdown|ToggleButtons|Checkbox|RadioButtons|ToggleButton)Model$", name):
+            description = re.sub(r"<[^>]+>", "", values.get("description", "")).strip().rstrip(":")
+            if description and description not in found:
+                found.append(description)
+        for child in values.get("children", []):
+            walk(child.removeprefix("IPY_MODEL_"))
+
+    for view in views:
+        walk(view)
+    return found
+
+
+def _panel_words(controls: list[str], sentence: str) -> str:
+    """What a live panel lets students explore, in words (no class names)."""
+    if controls:
+        listed = ", ".join(controls[:-1]) + (" and " if len(controls) > 1 else "") + controls[-1]
+        return (f"In the notebook, a live panel lets students change {html.escape(listed)}, "
+                "and watch the readout and the figure follow.")
+    return sentence
+
+
 def chapter_slides(path: Path, figures: Path, spec: dict, resolve: Resolver, part: str) -> tuple[str, list[Slide]]:
     notebook = json.loads(path.read_text())
     skip = {s.lower() for s in spec.get("skip", [])}
     max_sections = spec.get("max_sections")
     cells = notebook["cells"]
     title, slides, figure_count = path.stem, [], 0
+    questions = Questions(int(path.name[:2]))
+    asks = {k.lower(): v for k, v in (spec.get("ask") or {}).items()}
+    intro, claims = "", []
 
     def save_figure(png_b64: str) -> str:
         nonlocal figure_count
@@ -259,6 +404,8 @@ def chapter_slides(path: Path, figures: Path, spec: dict, resolve: Resolver, par
             h1 = re.search(r"^# (.+)$", source, re.M)
             if h1 and title == path.stem:
                 title = h1.group(1).strip()
+                intro = next((b for b in _blocks(source[h1.end():]) if _is_paragraph(b)), "")
+            claims += _claims(source)
             for piece in re.split(r"(?m)^(?=## )", source):
                 heading = re.match(r"^## (.+)$", piece, re.M)
                 if heading:
@@ -270,34 +417,58 @@ def chapter_slides(path: Path, figures: Path, spec: dict, resolve: Resolver, par
                 elif "Learning objectives" in piece:
                     objectives = _admonition(piece, r"Learning objectives")
                     if objectives:
-                        slides.append(Slide("Learning objectives", render(objectives, resolve)))
+                        slides.append(Slide("Learning objectives", render(objectives, resolve), notes_html=_notes(
+                            say=["By the end of the chapter students can do each of these; come back to the list "
+                                 "on the summary slide and ask which still feel shaky."],
+                            ask="Which of these have you met in your own work, and where did the network "
+                                "decide the outcome?")))
         elif current is not None:
             current["cells"].append(cell)
 
+    opening = _sentences(resolve(intro))
+    if claims:
+        claim, verdict = claims[0]
+        title_ask = (f"True or false: {_plain(claim, resolve)} Take a show of hands now and again at the end "
+                     f"(the chapter's verdict: <em>{_plain(verdict, resolve)}</em>).")
+    else:
+        title_ask = "What do you expect the network to cost this kind of workload, as a share of its time?"
     slides.insert(0, Slide(title, f"<p class=\"part\">{html.escape(part)}</p>"
-                                  "<p class=\"book\">Interconnect Lab</p>", classes="title-slide"))
+                                  "<p class=\"book\"><img class=\"logo\" src=\"_static/logo.svg\" alt=\"\">"
+                                  "Interconnect Lab</p>", classes="title-slide",
+                           notes_html=_notes(say=[MARKDOWN.renderInline(s) for s in opening[:3]], ask=title_ask)))
     for section in sections[:max_sections] if max_sections else sections:
         heading = section["heading"]
         if heading.lower() in skip:
             continue
         markdown = "\n\n".join(c["source"] for c in section["cells"] if c["cell_type"] == "markdown")
         if heading.lower() in {"summary", "key takeaways", "summary / key takeaways"}:
-            slides.append(Slide(heading, render(markdown, resolve), classes="summary"))
+            spec_question = questions.best(markdown, minimum=0)
+            slides.append(Slide(heading, render(markdown, resolve), classes="summary", notes_html=_notes(
+                say=["Read the list back against the learning objectives: each line is one of them, answered "
+                     "with the chapter's numbers."],
+                ask=asks.get(heading.lower()) or (questions.ask_html(spec_question) if spec_question else
+                                                  "Which of these would you check first on your own cluster?"))))
             continue
         blocks = _blocks(markdown)
-        first = next((i for i, b in enumerate(blocks) if _is_paragraph(b)), None)
-        paragraph = "" if first is None else blocks[first]
-        # A paragraph that leads into a displayed formula keeps the formula.
-        if first is not None and first + 1 < len(blocks) and blocks[first + 1].lstrip().startswith("$$") \
-                and not paragraph.rstrip().endswith((".", "!", "?")):
-            paragraph += "\n\n" + blocks[first + 1]
+        paragraph, last = _lead(blocks)
+        # Further paragraphs for the notes; one that continues a formula ("where ...") needs it, so not those.
+        rest = [b for i, b in enumerate(blocks) if _is_paragraph(b) and (last is None or i > last)
+                and not b.lstrip()[:1].islower()]
+        if len(_sentences(paragraph)) < 2 and rest and not rest[0].rstrip().endswith(":"):
+            paragraph, rest = paragraph + "\n\n" + rest[0], rest[1:]   # a lone sentence needs its neighbour
         slide = Slide(resolve(heading).replace("`", ""), render(paragraph, resolve))
+        numbered = [s for b in blocks if _is_paragraph(b) for s in _sentences(b) if GLUE_ROLE.search(s)][:3]
+        point = [_plain(s, resolve) for s in numbered]
+        say = [_plain(" ".join([s for s in _sentences(b) if s not in numbered][:2]), resolve) for b in rest[:2]]
+        say = [s for s in say if s]
+        panel_sentence = next((s for b in blocks if _is_paragraph(b) for s in _sentences(b)
+                               if re.search(r"\bpanel\b", s, re.I)), "")
         for cell in section["cells"]:
             if cell["cell_type"] != "code":
                 continue
             panel = re.search(r"\b([A-Z]\w*Panel)\(", "".join(cell["source"]))
             if panel and slide.panel is None:
-                slide.panel = panel.group(1)
+                slide.panel = _panel_words(_panel_controls(notebook, cell), _plain(panel_sentence, resolve))
             png = _figure_output(cell)
             if png and slide.figure is None and "nbval-ignore-output" not in cell["metadata"].get("tags", []):
                 mystnb = cell["metadata"].get("mystnb", {})
@@ -305,38 +476,78 @@ def chapter_slides(path: Path, figures: Path, spec: dict, resolve: Resolver, par
                 slide.figure_alt = mystnb.get("image", {}).get("alt", heading)
                 caption = mystnb.get("figure", {}).get("caption", "")
                 slide.caption_html = MARKDOWN.renderInline(resolve(caption)) if caption else ""
+        if slide.caption_html:
+            point.append(f"The figure: {slide.caption_html}")
+        matched = questions.best(heading + " " + markdown)
+        ask = asks.get(heading.lower()) or (questions.ask_html(matched) if matched else
+                                            "Before showing the next slide: what would you change first to move "
+                                            "this result, and by how much?")
+        if not say:
+            say = ([f"Let the class read the figure before you explain it: {html.escape(slide.figure_alt)}"]
+                   if slide.figure else ["Read the slide's claim aloud, then ask what it would take to change it."])
+        slide.notes_html = _notes(say=say, point=point, ask=ask)
         slides.append(slide)
         # Cells tagged "slide" in this section: a slide each.
         for cell in section["cells"]:
             if "slide" not in cell.get("metadata", {}).get("tags", []):
                 continue
+            extra_notes = _notes(say=["More of the same section: " + html.escape(heading) + "."],
+                                 ask="What does this add to the previous slide?")
             if cell["cell_type"] == "markdown":
-                slides.append(Slide(heading, render(cell["source"], resolve)))
+                slides.append(Slide(heading, render(cell["source"], resolve), notes_html=extra_notes))
             elif _figure_output(cell):
                 alt = cell["metadata"].get("mystnb", {}).get("image", {}).get("alt", heading)
-                slides.append(Slide(heading, figure=save_figure(_figure_output(cell)), figure_alt=alt))
+                slides.append(Slide(heading, figure=save_figure(_figure_output(cell)), figure_alt=alt,
+                                    notes_html=extra_notes))
     practice = sorted((BOOK / "practice").glob(f"ch{path.stem[:2]}_*.ipynb"))
-    closing = ("<p>Checked exercises and a quiz: <code>book/practice/"
-               f"{html.escape(practice[0].name)}</code></p>" if practice else "")
-    slides.append(Slide("Practice", closing + "<p>Exercises with worked solutions: the end of the chapter.</p>"))
+    exercises = [s for s in questions.specs if ".ex" in s.key]
+    listed = "".join(f"<li>{html.escape(s.title)}</li>" for s in exercises)
+    closing = (f"<p>Checked exercises on the chapter's practice page (<code>book/practice/"
+               f"{html.escape(practice[0].name)}</code>), each checked in the notebook:</p><ul>{listed}</ul>"
+               "<p>and a five-question quiz.</p>" if practice else "")
+    slides.append(Slide("Practice", closing + "<p>Exercises with worked solutions: the end of the chapter.</p>",
+                        notes_html=_notes(
+                            say=[f"Assign the {len(exercises)} checked exercises; the check says right, close, wrong "
+                                 "or a unit slip, without giving the answer. The quiz takes five minutes at the "
+                                 "start of the next session."],
+                            ask=(f"Back to the opening question: {_plain(claims[0][0], resolve)} Has anyone changed "
+                                 "their mind?") if claims else "Which slide would you like to see again?")))
     return title, slides
 
 
 # --- Writing a deck -------------------------------------------------------------------
+#: The book's look (sphinx-book-theme over pydata-sphinx-theme): its system font stack, its text,
+#: link and surface colours; the figures' palette (Okabe & Ito) for accents. No web font: offline.
+BOOK_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif'
+MONO_FONT = 'ui-monospace, "Cascadia Code", "Source Code Pro", Menlo, Consolas, "DejaVu Sans Mono", monospace'
+THEME = {"text": "#222832", "muted": "#5f6368", "primary": "#176de8", "surface": "#f3f4f5", "border": "#d1d5da",
+         "accent": "#E69F00", "background": "#ffffff"}
+
 STYLE = """
-.reveal { font-size: 30px; }
-.reveal h1 { font-size: 1.8em; text-transform: none; } .reveal h2 { font-size: 1.25em; text-transform: none; }
+:root { --r-main-font: %(font)s; --r-heading-font: %(font)s; --r-code-font: %(mono)s;
+        --r-main-color: %(text)s; --r-heading-color: %(text)s; --r-link-color: %(primary)s;
+        --r-link-color-hover: #0a4fb3; --r-selection-background-color: %(primary)s;
+        --r-background-color: %(background)s; --r-heading-text-transform: none; --r-heading-font-weight: 600; }
+.reveal { font-size: 30px; font-family: %(font)s; color: %(text)s; }
+.reveal h1, .reveal h2 { font-family: %(font)s; color: %(text)s; text-transform: none; letter-spacing: 0; }
+.reveal h1 { font-size: 1.8em; } .reveal h2 { font-size: 1.25em; border-bottom: 3px solid %(primary)s;
+                                              padding-bottom: 0.15em; }
 .reveal section { text-align: left; }
-.reveal .title-slide { text-align: center; }
-.reveal .part { color: #555; } .reveal .book { color: #0072b2; font-weight: 600; }
+.reveal .title-slide { text-align: center; } .reveal .title-slide h1 { margin-top: 1.2em; }
+.reveal .part { color: %(muted)s; } .reveal .book { color: %(primary)s; font-weight: 600; }
+.reveal .book .logo { height: 1.6em; vertical-align: middle; margin: 0 0.4em 0 0; }
+.reveal code { font-family: %(mono)s; background: %(surface)s; padding: 0 0.15em; border-radius: 0.15em; }
+.reveal a { color: %(primary)s; }
 .reveal figure { margin: 0.3em 0 0 0; text-align: center; }
-.reveal figure img { max-height: 52vh; max-width: 100%; margin: 0; }
-.reveal figcaption { font-size: 0.55em; color: #444; text-align: left; }
-.reveal .panel-note { font-size: 0.6em; color: #555; border-left: 4px solid #e69f00; padding-left: 0.5em; }
+.reveal figure img { max-height: 52vh; max-width: 100%%; margin: 0; }
+.reveal figcaption { font-size: 0.55em; color: %(muted)s; text-align: left; }
+.reveal .panel-note { font-size: 0.6em; color: %(muted)s; border-left: 4px solid %(accent)s; padding-left: 0.5em; }
 .reveal p, .reveal li { line-height: 1.3; }
 .reveal .summary li { font-size: 0.8em; }
-.reveal table { font-size: 0.6em; }
-"""
+.reveal table { font-size: 0.6em; } .reveal table th { border-bottom: 2px solid %(border)s; }
+.reveal .slide-number { background: %(surface)s; color: %(muted)s; font-family: %(font)s; }
+.reveal .progress { color: %(primary)s; }
+""" % {"font": BOOK_FONT, "mono": MONO_FONT, **THEME}
 
 PAGE = """<!doctype html>
 <html lang="en">
@@ -344,6 +555,7 @@ PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} — Interconnect Lab slides</title>
+<link rel="icon" href="_static/logo.svg" type="image/svg+xml">
 <link rel="stylesheet" href="_static/reveal/reveal.css">
 <link rel="stylesheet" href="_static/reveal/theme/white.css">
 <style>{style}</style>
@@ -358,7 +570,9 @@ window.MathJax = {{tex: {{inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\
 {sections}
 </div></div>
 <script src="_static/reveal/reveal.js"></script>
-<script>Reveal.initialize({{hash: true, slideNumber: "c/t", width: 1280, height: 800, margin: 0.05}});</script>
+<script src="_static/reveal/plugin/notes.js"></script>
+<script>Reveal.initialize({{hash: true, slideNumber: "c/t", width: 1280, height: 800, margin: 0.05,
+                           plugins: [RevealNotes]}});</script>
 </body>
 </html>
 """
@@ -372,10 +586,72 @@ def slide_html(slide: Slide) -> str:
         parts.append(f"<figure><img src=\"figures/{slide.figure}\" alt=\"{html.escape(slide.figure_alt)}\">"
                      f"{caption}</figure>")
     if slide.panel:
-        parts.append(f"<p class=\"panel-note\">Live in the notebook: <code>{slide.panel}</code> "
-                     "(move its sliders in JupyterLab).</p>")
+        parts.append(f"<p class=\"panel-note\">{slide.panel}</p>")
+    if slide.notes_html:
+        parts.append(f"<aside class=\"notes\">\n{slide.notes_html}\n</aside>")
     classes = f" class=\"{slide.classes}\"" if slide.classes else ""
     return f"<section{classes}>\n" + "\n".join(p for p in parts if p) + "\n</section>"
+
+
+INDEX = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Interconnect Lab: slides</title>
+<link rel="icon" href="_static/logo.svg" type="image/svg+xml">
+<style>
+:root {{ color-scheme: light dark; --text: {text}; --muted: {muted}; --primary: {primary};
+        --surface: {surface}; --border: {border}; --background: {background}; }}
+@media (prefers-color-scheme: dark) {{
+  :root {{ --text: #ced6dd; --muted: #9ca4af; --primary: #528fe4; --surface: #29313d; --border: #48566b;
+          --background: #14181e; }}
+}}
+body {{ font-family: {font}; color: var(--text); background: var(--background); margin: 0; line-height: 1.5; }}
+main {{ max-width: 46rem; margin: 0 auto; padding: 2rem 1.25rem 3rem; }}
+header {{ display: flex; align-items: center; gap: 0.8rem; }}
+header img {{ width: 3rem; height: 3rem; }}
+h1 {{ font-size: 1.7rem; margin: 0; }}
+p.lead {{ color: var(--muted); margin: 0.6rem 0 1.6rem; }}
+h2 {{ font-size: 1.05rem; margin: 1.6rem 0 0.4rem; color: var(--muted); font-weight: 600; }}
+ol {{ list-style: none; padding: 0; margin: 0; }}
+li a {{ display: flex; justify-content: space-between; gap: 1rem; padding: 0.55rem 0.8rem; margin: 0.3rem 0;
+        border: 1px solid var(--border); border-radius: 0.4rem; color: var(--text); text-decoration: none;
+        background: var(--surface); }}
+li a:hover, li a:focus-visible {{ border-color: var(--primary); color: var(--primary); }}
+li .number {{ color: var(--primary); font-weight: 600; margin-right: 0.4rem; }}
+li .count {{ color: var(--muted); white-space: nowrap; font-size: 0.9rem; }}
+kbd {{ font-family: {mono}; border: 1px solid var(--border); border-radius: 0.2rem; padding: 0 0.25rem; }}
+</style>
+</head>
+<body>
+<main>
+<header><img src="_static/logo.svg" alt=""><h1>Interconnect Lab: slides</h1></header>
+<p class="lead">One deck per chapter, offline. Arrow keys move through a deck; <kbd>S</kbd> opens the speaker
+view with each slide's notes (what to say, the numbers to point at, the question to ask); <kbd>F</kbd> is full
+screen.</p>
+{parts}
+</main>
+</body>
+</html>
+"""
+
+
+def index_html(entries: list[tuple[str, str, str, int]]) -> str:
+    """The decks' index: (part, deck file, chapter title, slide count) grouped by part, in book order."""
+    parts, current = [], None
+    for part, name, title, count in entries:
+        if part != current:
+            if current is not None:
+                parts.append("</ol>")
+            parts.append(f"<h2>{html.escape(part)}</h2><ol>")
+            current = part
+        number, _, words = title.partition(". ") if re.match(r"^\d+\. ", title) else (name[:2].lstrip("0"), "", title)
+        parts.append(f"<li><a href=\"{html.escape(name)}\"><span><span class=\"number\">{html.escape(number)}.</span>"
+                     f"{html.escape(words)}</span><span class=\"count\">{count} slides</span></a></li>")
+    if current is not None:
+        parts.append("</ol>")
+    return INDEX.format(parts="\n".join(parts), font=BOOK_FONT, mono=MONO_FONT, **THEME)
 
 
 def parts_of_chapters() -> dict[str, str]:
@@ -417,6 +693,7 @@ def copy_assets(output: Path) -> None:
         destination = output / "_static" / target
         shutil.rmtree(destination, ignore_errors=True)
         shutil.copytree(folder, destination)
+    shutil.copy2(LOGO, output / "_static" / "logo.svg")
 
 
 def build(output: Path = DEFAULT_OUTPUT, numbers=None) -> list[Path]:
@@ -429,7 +706,7 @@ def build(output: Path = DEFAULT_OUTPUT, numbers=None) -> list[Path]:
     figures.mkdir()
     copy_assets(output)
     citations, titles, parts = bibliography(), document_titles(), parts_of_chapters()
-    decks, problems = [], []
+    decks, problems, entries = [], [], []
     for path in chapter_paths(numbers):
         notebook = json.loads(path.read_text())
         resolve = Resolver(glue_values(notebook), citations, titles)
@@ -440,11 +717,11 @@ def build(output: Path = DEFAULT_OUTPUT, numbers=None) -> list[Path]:
         deck.write_text(PAGE.format(title=html.escape(title), style=STYLE,
                                     sections="\n".join(slide_html(s) for s in slides)))
         decks.append(deck)
-        print(f"{deck.relative_to(output)}: {len(slides)} slides")
-    items = "\n".join(f"<li><a href=\"{d.name}\">{html.escape(d.stem)}</a></li>" for d in decks)
-    (output / "index.html").write_text(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Interconnect Lab slides</title>"
-        f"</head><body><h1>Interconnect Lab: slides</h1><ul>{items}</ul></body></html>\n")
+        problems += [f"{path.name}: slide '{s.title}' has no speaker notes" for s in slides if not s.notes_html]
+        entries.append((parts.get(path.stem, ""), deck.name, document_titles().get(path.stem, title), len(slides)))
+        print(f"{deck.relative_to(output)}: {len(slides)} slides, {sum(bool(s.notes_html) for s in slides)} "
+              "with speaker notes")
+    (output / "index.html").write_text(index_html(entries))
     if problems:
         raise SystemExit("\n".join(problems))
     return decks

@@ -16,7 +16,7 @@ True
 
 A verdict is ``"right"``, ``"units"`` (right order of magnitude, wrong unit:
 off by 8 for bits and bytes, 2 for per direction and both, a power of 1,000
-or 1,024, ...), ``"close"`` (within 25 %, not within the tolerance),
+or 1,024, ...), ``"close"`` (off by a few times the tolerance: see ``core.CLOSE_BANDS``),
 ``"wrong"``, ``"unanswered"`` (``...`` or None) or ``"invalid"``.
 
 Instructors: after a change to the library, ``python -m interconnect_lab.exercises``
@@ -61,7 +61,8 @@ def check(key: str, answer) -> Result:
         ``"ch<chapter>.ex<n>"`` or ``"ch<chapter>.q<n>"``.
     answer : float, int or str
         A number in the unit the exercise asks for, or a letter for a
-        multiple choice; ``...`` or None shows the question.
+        multiple choice; ``...`` or None says what to type (:func:`show` displays
+        the question; the practice pages print it above each check).
 
     Returns
     -------

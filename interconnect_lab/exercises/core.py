@@ -21,8 +21,8 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Callable
 
-__all__ = ["Numeric", "Choice", "Result", "Prompt", "Verification", "UNIT_SLIPS", "token", "digest",
-           "judge"]
+__all__ = ["Numeric", "Choice", "Result", "Prompt", "Verification", "UNIT_SLIPS", "CLOSE_BANDS", "token",
+           "digest", "judge", "close_bound"]
 
 #: Factors a right answer in the wrong unit is off by, most common slip first,
 #: with what probably went wrong. An answer off by a factor here (or its
@@ -52,8 +52,11 @@ UNIT_SLIPS: tuple[tuple[float, str], ...] = (
     (365.0, "days and years (a factor of 365)"),
 )
 
-#: Answers within this factor of the right one, but outside the tolerance, are "close".
-CLOSE_FACTOR = 1.25
+#: How far "close" reaches, in tolerance bands beyond the accepted ones. An answer outside an
+#: exercise's tolerance is "close" when it is off by less than about six times that tolerance, and
+#: never when it is off by more than :func:`close_bound` (8.3 % for a 1 % tolerance; 0.8 % for
+#: 0.1 %): a few percent, and tighter for an exercise that asks for more precision.
+CLOSE_BANDS = 2
 
 #: A binary prefix (a factor of 1,024, or 1.049 to 1.100 between MiB and MB, GiB and GB, TiB and
 #: TB) can only have slipped into an exercise whose unit or question speaks of bytes or bits. Those
@@ -87,7 +90,8 @@ class Numeric:
         That unit in base SI (``units.GB_per_s``; 0.01 for a percentage).
     rtol : float
         Relative tolerance: answers within it are always accepted; answers
-        further than four times it never are (the band is quantised).
+        further than four times it never are (the band is quantised). It also
+        sets what counts as *close* (:data:`CLOSE_BANDS`, :func:`close_bound`).
     exact : bool
         The answer is a count: only the exact integer is right.
     hint : str
@@ -230,10 +234,7 @@ class Result:
         return self.correct
 
     def text(self) -> str:
-        lines = []
-        if self.prompt is not None and self.verdict == "unanswered":
-            lines += [repr(self.prompt), ""]
-        lines.append(f"{self.key}: {VERDICT_TEXT[self.verdict]} {self.message}".rstrip())
+        lines = [f"{self.key}: {VERDICT_TEXT[self.verdict]} {self.message}".rstrip()]
         if self.hint and self.verdict not in {"right", "unanswered"}:
             lines.append(f"Hint: {self.hint}")
         return "\n".join(lines)
@@ -242,10 +243,7 @@ class Result:
         return self.text()
 
     def _repr_markdown_(self) -> str:
-        lines = []
-        if self.prompt is not None and self.verdict == "unanswered":
-            lines += [self.prompt.markdown(), ""]
-        lines.append(f"**{VERDICT_TEXT[self.verdict]}** {self.message}".rstrip())
+        lines = [f"**{VERDICT_TEXT[self.verdict]}** {self.message}".rstrip()]
         if self.hint and self.verdict not in {"right", "unanswered"}:
             lines += ["", f"*Hint:* {self.hint}"]
         return "\n".join(lines)
@@ -267,7 +265,8 @@ def judge(spec, stored: tuple[str, str], answer) -> Result:
     prompt = Prompt(spec)
     if answer is None or answer is Ellipsis:
         unit = "a letter" if isinstance(spec, Choice) else ("an integer" if spec.exact else spec.unit)
-        return Result(spec.key, "unanswered", f"Replace `...` with your answer ({unit}).", spec.hint, prompt)
+        return Result(spec.key, "unanswered", f"Replace `...` with your answer ({unit}); "
+                      f'`show("{spec.key}")` displays the question.', spec.hint, prompt)
     if isinstance(spec, Choice):
         letter = str(answer).strip().strip("()").lower() if isinstance(answer, str) else None
         if letter not in spec.letters:
@@ -301,20 +300,32 @@ def judge(spec, stored: tuple[str, str], answer) -> Result:
                         return Result(spec.key, "units",
                                       f"Your answer is {_factor_text(factor)} times too {direction}: probably "
                                       f"{reason}. The answer is asked in {spec.unit}.", spec.hint, prompt)
-        band = _band(spec, value)
-        reach = math.ceil(math.log(CLOSE_FACTOR) / spec.width)
-        salt, expected = stored
-        sign = "-" if value < 0 else "+"
-        if any(digest(salt, spec.key, f"{sign}{b}") == expected for b in range(band - reach, band + reach + 1)):
+        if _matches(spec, stored, value, reach=1 + CLOSE_BANDS):
             return Result(spec.key, "close",
-                          f"Within {_percent(CLOSE_FACTOR - 1)} of the answer but not within "
-                          f"{_percent(spec.rtol)}: check "
-                          "the inputs you took from the catalog and any rounding on the way.", spec.hint, prompt)
+                          f"Within {_percent(close_bound(spec), digits=2)} of the answer but not within its "
+                          f"{_percent(spec.rtol)} tolerance: check the inputs you took from the catalog and "
+                          "any rounding on the way.", spec.hint, prompt)
     return Result(spec.key, "wrong", "", spec.hint, prompt)
 
 
-def _percent(fraction: float) -> str:
-    return f"{fraction * 100:g} %"
+def close_bound(spec: Numeric) -> float:
+    """The most a *close* answer to ``spec`` can be off by, as a fraction of the answer.
+
+    Answers are hashed by band of width ``2 ln(1 + rtol)`` (:func:`token`); an answer
+    is close when its band lies at most ``1 + CLOSE_BANDS`` bands from the answer's.
+    Two values whose bands are ``k`` apart differ by less than ``k + 1`` widths,
+    which bounds a close answer by ``(1 + rtol) ** (2 * (CLOSE_BANDS + 2)) - 1``:
+    8.3 % for a 1 % tolerance. Answers off by less than ``2 * (CLOSE_BANDS + 1)``
+    tolerances (6 %) and not accepted are always close.
+
+    >>> round(close_bound(Numeric("x", "t", "p", lambda: 1.0, unit="s", rtol=0.01)), 3)
+    0.083
+    """
+    return math.exp((CLOSE_BANDS + 2) * spec.width) - 1
+
+
+def _percent(fraction: float, digits: int | None = None) -> str:
+    return f"{fraction * 100:.{digits}g} %" if digits else f"{fraction * 100:g} %"
 
 
 def _factor_text(factor: float) -> str:

@@ -45,7 +45,8 @@ COLORS = {
 }
 
 #: Applied only inside :func:`styled`. Figures keep an opaque white background so
-#: they stay legible on the book's dark theme.
+#: they stay legible on any notebook theme; the rendered book shows each as its dark
+#: variant in its dark colour scheme (a CSS filter: tools/sphinxext/static/book.css).
 STYLE = {
     "figure.facecolor": "white",
     "axes.facecolor": "white",

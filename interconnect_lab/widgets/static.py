@@ -109,7 +109,7 @@ class StaticControl:
 
     def as_json(self):
         return {"name": self.name, "kind": self.kind, "label": self.label, "labels": list(self.labels),
-                "index": self.index}
+                "index": self.index, "uneven": self.kind == "range" and uneven_steps(self.values)}
 
 
 def _format(value, spec):
@@ -572,7 +572,7 @@ def export(panel) -> dict:
             "seconds": round(time.process_time() - started, 3)}
 
 
-def _control_html(uid, index, control: StaticControl) -> str:
+def _control_html(uid, index, control: StaticControl, uneven: bool = False) -> str:
     cid = f"{uid}-c{index}"
     label = f'<label for="{cid}">{html.escape(control.label)}</label>'
     if control.kind == "select":
@@ -589,8 +589,41 @@ def _control_html(uid, index, control: StaticControl) -> str:
         field = (f'<input type="range" id="{cid}" data-control="{index}" min="0" max="{len(control.labels) - 1}" '
                  f'step="1" value="{control.index}" aria-valuetext="{current}"'
                  f'{" disabled" if len(control.labels) == 1 else ""}>'
-                 f'<output for="{cid}" id="{cid}-value">{current}</output>')
+                 f'<output for="{cid}" id="{cid}-value">{current}</output>' + (_ticks_html(control) if uneven else ""))
     return f'<div class="il-sp-control">{label}{field}</div>'
+
+
+#: Most tick labels under an unevenly stepped slider (every position still gets a tick mark).
+MAX_TICK_LABELS = 6
+
+
+def uneven_steps(values) -> bool:
+    """Whether a slider's values are numbers spaced unevenly (1, 2, 4, 8 or 1,024 to 100,000).
+
+    Such a slider's positions are evenly spaced on the track, so the page labels them;
+    an evenly stepped slider (a FloatSlider's steps) needs no labels.
+
+    >>> uneven_steps((8, 16, 32, 64)), uneven_steps((0.0, 0.25, 0.5)), uneven_steps(("a", "b"))
+    (True, False, False)
+    """
+    try:
+        numbers = [float(v) for v in values]
+    except (TypeError, ValueError):
+        return False
+    if len(numbers) < 3:
+        return False
+    gaps = np.diff(numbers)
+    return not np.allclose(gaps, gaps[0], rtol=1e-6, atol=0.0)
+
+
+def _ticks_html(control: StaticControl) -> str:
+    """Tick marks under an unevenly stepped slider, with the values of some of them written out."""
+    count = len(control.labels)
+    shown = set(np.unique(np.round(np.linspace(0, count - 1, min(count, MAX_TICK_LABELS))).astype(int)).tolist())
+    marks = "".join(f'<span class="il-sp-tick{" il-sp-tick-label" if i in shown else ""}" '
+                    f'style="--il-sp-at: {i / (count - 1):.4f}">{html.escape(text) if i in shown else ""}</span>'
+                    for i, text in enumerate(control.labels))
+    return f'<div class="il-sp-ticks" aria-hidden="true">{marks}</div>'
 
 
 #: How a panel's data is stored in the page: its JSON, gzip-compressed (deterministic: no
@@ -644,7 +677,8 @@ def static_html(panel, data: dict | None = None) -> str:
     return (
         f'<div class="il-static-panel" id="{uid}" data-panel="{html.escape(data["panel"])}">'
         f'<div class="il-sp-controls" role="group" aria-label="{html.escape(data["panel"])} controls">'
-        + "".join(_control_html(uid, i, c) for i, c in enumerate(controls)) + "</div>"
+        + "".join(_control_html(uid, i, c, data["controls"][i].get("uneven", False))
+                  for i, c in enumerate(controls)) + "</div>"
         f'<div class="il-sp-readout" role="status" aria-live="polite" aria-atomic="true">{readout}</div>'
         f'<div class="il-sp-figure" role="img" aria-label="The panel\'s figure; it changes with the controls '
         f'above, and the line above states its values." style="aspect-ratio: {width} / {height}"></div>'

@@ -495,3 +495,53 @@ def figure_ok(figure: dict) -> bool:
 def shutdown_kernel(page) -> None:
     with contextlib.suppress(Exception):
         page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+
+
+# --- Page weight ----------------------------------------------------------------------
+#: Most bytes a reader's first chapter page may load, and each further chapter after it (issue 38).
+FIRST_VISIT_BYTES = 2_500_000
+FURTHER_VISIT_BYTES = 1_000_000
+
+# Bytes that came over the network for the page so far (headers included; 0 for a cache hit).
+JS_TRANSFERRED = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+  .filter(e => e.name.startsWith(location.origin))
+  .map(e => ({name: e.name.slice(location.origin.length), bytes: e.transferSize}))"""
+
+
+def visit_weight(page, url: str) -> list[dict]:
+    """Open ``url`` and scroll to the bottom, as a reader would; return what came over the network.
+
+    Each entry is ``{"name", "bytes"}``. Scrolling through the page lets anything that
+    loads on the way (a panel's renderer, MathJax's fonts) count; waiting for the network
+    to go quiet at each step lets it finish.
+    """
+    page.goto(url, wait_until="networkidle")
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    viewport = page.viewport_size["height"] if page.viewport_size else 900
+    for top in range(0, height + viewport, viewport):
+        page.evaluate(f"() => window.scrollTo(0, {top})")
+        page.wait_for_timeout(60)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    return page.evaluate(JS_TRANSFERRED)
+
+
+def chapter_weights(browser, base_url: str, documents: list[str]) -> tuple[dict, dict]:
+    """Bytes of each chapter as a reader's first page (a fresh browser profile) and as a further
+    page (the chapters opened in order, in one profile, so the shared files are cached)."""
+    first, further = {}, {}
+    for document in documents:
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        first[document] = sum(e["bytes"] for e in visit_weight(page, f"{base_url}{document}.html"))
+        context.close()
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    previous = None
+    for document in documents:
+        entries = visit_weight(page, f"{base_url}{document}.html")
+        if previous is not None:
+            further[document] = sum(e["bytes"] for e in entries)
+        previous = document
+    context.close()
+    return first, further

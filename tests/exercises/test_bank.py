@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interconnect_lab.exercises import CHAPTERS, EXERCISES, Numeric, keys
+from interconnect_lab.exercises import CHAPTERS, EXERCISES, Numeric, keys, show
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,6 +58,20 @@ def test_practice_page_checks_every_key_of_its_chapter_and_proves_them(path):
         assert f'check("{key}", ...)' in text
     assert f"verify_chapter({chapter})" in text
     assert f"{len(keys(f'ch{chapter}'))} of {len(keys(f'ch{chapter}'))} checks behave" in text
+
+
+@pytest.mark.parametrize("path", PRACTICE, ids=lambda p: p.name)
+def test_practice_page_asks_each_question_before_the_cell_that_answers_it(path):
+    cells = json.loads(path.read_text())["cells"]
+    chapter = int(re.match(r"ch(\d+)_", path.name).group(1))
+    for key in keys(f"ch{chapter}"):
+        where = [i for i, c in enumerate(cells) if "".join(c["source"]).strip() == f'check("{key}", ...)']
+        assert len(where) == 1, f"{key}: {len(where)} answer cells"
+        question = "".join(cells[where[0] - 1]["source"])
+        assert cells[where[0] - 1]["cell_type"] == "markdown" and show(key).markdown() in question, \
+            f"{key}: the cell above its answer cell is not its current question (run tools/build_practice.py)"
+        outputs = json.dumps(cells[where[0]].get("outputs", []))
+        assert EXERCISES[key].prompt[:40].replace('"', '\\"') not in outputs, f"{key}: the question is printed twice"
 
 
 @pytest.mark.parametrize("path", PRACTICE, ids=lambda p: p.name)

@@ -338,3 +338,20 @@ def test_pages_without_widget_views_drop_the_widget_scripts_and_state():
     assert len(kept) == 4 and extension.CHART_JS in added  # a live widget is still on the page
     added, kept = page("<p>no panel</p>")
     assert added == [] and len(kept) == 4
+
+
+def test_unevenly_stepped_sliders_show_their_values_under_the_track():
+    import ipywidgets as widgets
+
+    uneven = static.control_grid("gpus", widgets.SelectionSlider(options=[1_024, 4_096, 16_384, 100_000], value=4_096))
+    even = static.control_grid("share", widgets.FloatSlider(value=0.5, min=0, max=1, step=0.25))
+    assert uneven.as_json()["uneven"] and not even.as_json()["uneven"]
+    page = static._control_html("p", 0, uneven, uneven=True)
+    ticks = re.findall(r'<span class="il-sp-tick[^"]*" style="--il-sp-at: ([\d.]+)">([^<]*)</span>', page)
+    assert [float(at) for at, _ in ticks] == pytest.approx([0, 1 / 3, 2 / 3, 1], abs=1e-4)
+    assert [text for _, text in ticks] == ["1024", "4096", "16384", "100000"]
+    assert "il-sp-ticks" not in static._control_html("p", 1, even, uneven=False)
+    many = static.control_grid("n", widgets.SelectionSlider(options=[2 ** k for k in range(12)], value=8))
+    labels = [t for _, t in re.findall(r'style="--il-sp-at: ([\d.]+)">([^<]*)<', static._control_html("p", 2, many, True))]
+    assert len(labels) == 12 and sum(bool(t) for t in labels) == static.MAX_TICK_LABELS
+    assert labels[0] == "1" and labels[-1] == "2048"
