@@ -34,7 +34,7 @@ __all__ = [
     "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s", "NCCL_IB_TIMEOUT_DEFAULT", "NCCL_IB_RETRY_CNT_DEFAULT",
     "NCCL_IB_QPS_PER_CONNECTION_DEFAULT",
     "SPECTRUM_X_CLAIM", "SMARTT_CLAIM", "JERICHO3_AI_CLAIM",
-    "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA",
+    "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA", "PCIE_7_0", "PCIE_7_0_RELEASE", "CXL_4_0_RELEASE",
 ]
 
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -311,6 +311,30 @@ JERICHO3_AI_CLAIM = PerformanceClaim(
 _CXL_BODY = "CXL Consortium"
 
 #: CXL generations: what each added. Rates and PHYs are in the catalog (``"CXL 2.0 x16"``...).
+#: The CXL Consortium's own release of CXL 4.0 (BusinessWire, 18 Nov 2025), read in a verbatim reprint.
+CXL_4_0_RELEASE = Source(
+    title="CXL Consortium, CXL Consortium Releases the Compute Express Link 4.0 Specification Increasing Speed and "
+          "Bandwidth (press release, BusinessWire, via a syndicated copy)", year=2025,
+    url=("http://business.sherbrookerecord.com/sherbrookerecord/article/bizwire-2025-11-18-cxl-consortium-releases-"
+         "the-compute-express-link-40-specification-increasing-speed-and-bandwidth"),
+    note="BEAVERTON, Ore., 18 Nov 2025: 'Doubles the bandwidth to 128GTs with zero added latency'; 256B Flit "
+         "format kept; native x2 width; up to four retimers; bundled ports; 'The new specification is released "
+         "to the public'")
+
+#: PCI-SIG's release of PCIe 7.0 (11 June 2025), read in a verbatim reprint.
+PCIE_7_0_RELEASE = Source(
+    title="PCI-SIG, PCI-SIG Releases PCIe 7.0 Specification (press release, via Memorys news)", year=2025,
+    url="https://en.memorys.com/news/view?id=14461",
+    note="'Delivers 128.0 GT/s raw bit rate and up to 512 GB/s bi-directionally via x16 configuration'; PAM4 "
+         "signalling and Flit-based encoding; released 11 June 2025 (date per the research notes of 2026-12-07 "
+         "and a StorageNewsletter reprint of 16 June 2025)")
+
+PCIE_7_0 = Specification(
+    name="PCI Express 7.0", body="PCI-SIG", released="2025-06-11",
+    scope="128 GT/s per lane, PAM4 and 256-byte Flits as in PCIe 6.0: 512 GB/s for x16 with both directions added",
+    sources=(PCIE_7_0_RELEASE,),
+)
+
 CXL_SPECIFICATIONS: tuple[Specification, ...] = (
     Specification(
         name="CXL 1.1", body=_CXL_BODY, released="2019-06",
@@ -354,11 +378,7 @@ CXL_SPECIFICATIONS: tuple[Specification, ...] = (
     Specification(
         name="CXL 4.0", body=_CXL_BODY, released="2025-11-18",
         scope="the PCIe 7.0 PHY (128 GT/s) and bundled ports",
-        sources=(Source(title="Introl, CXL 4.0 and the interconnect wars", year=2025,
-                        url="https://introl.com/blog/cxl-4-0-infrastructure-planning-guide-memory-pooling-2025",
-                        estimate=True,
-                        note="secondary: 'released CXL 4.0 on November 18, 2025, doubling bandwidth to 128 GT/s via "
-                             "PCIe 7.0 and introducing bundled ports'; the consortium's release was not read"),),
+        sources=(CXL_4_0_RELEASE,),
     ),
 )
 

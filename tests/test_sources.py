@@ -20,9 +20,9 @@ def test_catalog_is_not_empty():
 
 def test_source_check_covers_every_table():
     tables = {name for name in dir(catalog) if name.isupper() and hasattr(getattr(catalog, name), "values")}
-    assert {"GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS"} <= tables
+    assert {"GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS", "HOSTS"} <= tables
     kinds = {type(entry).__name__ for entry in all_entries()}
-    assert kinds == {"GPU", "Link", "Switch", "NIC", "System", "MemoryTier", "ScaleUpFabric", "RoadmapItem"}
+    assert kinds == {"GPU", "Link", "Switch", "NIC", "System", "MemoryTier", "ScaleUpFabric", "RoadmapItem", "Host"}
 
 
 @pytest.mark.parametrize("entry", list(all_entries()), ids=lambda e: e.name)

@@ -12,6 +12,7 @@ from ._common import (
     _check_member, _check_positive_fields, _check_sources, _check_text, _table,
 )
 from .gpus import GPU, GPUS, gpu
+from .hosts import HOSTS
 from .links import LINKS
 
 
@@ -80,9 +81,10 @@ _LOCAL_DRAM_LATENCY = Source(
 
 MEMORY_TIERS = _table([
     MemoryTier(
+        # The socket of the catalog's 2023 host (catalog.HOSTS): 8 channels x 4,800 MT/s x 8 B = 307.2 GB/s,
+        # shared by reads and writes. catalog.host_memory_tier builds the same tier for any other host.
         name="Host DDR5 (one Xeon socket)",
-        # 8 channels x 4,800 MT/s x 8 B = 307.2 GB/s, shared by reads and writes.
-        bandwidth_bytes_per_s=8 * 4800 * u.mega * 8 * u.byte,
+        bandwidth_bytes_per_s=HOSTS["Xeon Platinum 8480C, 8 x DDR5-4800"].memory_bandwidth_bytes_per_s,
         bandwidth_direction="total",
         latency_s=100 * u.ns,
         # Half of the 2 TB (32 x 64 GB DDR5) in NVIDIA's dual-Xeon 8480C, 8-GPU server.
