@@ -46,7 +46,7 @@ J. Ren et al., "ZeRO-Offload: Democratizing Billion-Scale Model Training",
 USENIX ATC 2021, https://arxiv.org/abs/2101.06840.
 
 DeepSpeed, "ZeRO-Offload" (2020) and "ZeRO-3 Offload" (2021), https://www.deepspeed.ai/2020/09/09/ZeRO-Offload.html,
-https://www.deepspeed.ai/2021/03/07/zero3-offload.html.
+https://github.com/microsoft/DeepSpeed/blob/master/docs/_posts/2021-03-08-zero3-offload.md.
 
 S. Rajbhandari et al., "ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme
 Scale Deep Learning", SC21, https://arxiv.org/abs/2104.07857.
@@ -91,8 +91,8 @@ DEEPSPEED_ZERO_OFFLOAD = Source(
          "ZeRO-2, which splits gradients and optimizer state over the data-parallel GPUs, not the weights",
 )
 DEEPSPEED_ZERO3_OFFLOAD = Source(
-    title="DeepSpeed, ZeRO-3 Offload (blog post, March 2021)", year=2021,
-    url="https://www.deepspeed.ai/2021/03/07/zero3-offload.html",
+    title="DeepSpeed, DeepSpeed ZeRO-3 Offload (blog post of 8 March 2021)", year=2021,
+    url="https://github.com/microsoft/DeepSpeed/blob/master/docs/_posts/2021-03-08-zero3-offload.md",
     note="'Unlike ZeRO-2 and ZeRO-Offload where the parameters have to fit in the memory of a single GPU, ZeRO-3 "
          "Offload can partition the parameters across GPUs'",
 )
