@@ -32,6 +32,8 @@ __all__ = [
     "Specification", "Consortium", "PerformanceClaim",
     "ROCE_V2", "ULTRA_ETHERNET_CONSORTIUM", "ULTRA_ETHERNET_1_0",
     "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s", "NCCL_IB_TIMEOUT_DEFAULT", "NCCL_IB_RETRY_CNT_DEFAULT",
+    "ADAPTIVE_RETRANSMISSION_SOURCE", "ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S",
+    "ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR", "worst_case_loss_stall_s",
     "NCCL_IB_QPS_PER_CONNECTION_DEFAULT",
     "SPECTRUM_X_CLAIM", "SMARTT_CLAIM", "JERICHO3_AI_CLAIM",
     "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA", "PCIE_7_0", "PCIE_7_0_RELEASE", "CXL_4_0_RELEASE",
@@ -265,6 +267,63 @@ def local_ack_timeout_s(exponent):
     """
     exponent = check_integer("exponent", exponent, minimum=0, maximum=31)
     return math.inf if exponent == 0 else LOCAL_ACK_TIMEOUT_UNIT_S * 2.0**exponent
+
+
+#: Where the adaptive retransmission of NVIDIA's ConnectX adapters is documented.
+ADAPTIVE_RETRANSMISSION_SOURCE = Source(
+    title="NVIDIA, Adaptive Retransmission: Parameters Control", year=2025,
+    url="https://docs.nvidia.com/networking/display/adaptiveretransmissionparameterscontrol",
+    note="'Adaptive Retransmission (ADP) Algorithm timeout adjustments is introduced in the April 2025 GA firmware "
+         "for all NICs supporting the standard ADP algorithm'; 'adp_retx_base_timeout_min - Minimum base timeout "
+         "enforced by firmware: 0xFA0 (4000 nanoseconds, i.e., 4 microseconds)'; the timeout starts from a "
+         "randomised initial value and doubles through configured ranges; roce_adp_retrans_en enables it; 'The "
+         "current design may introduce up to a 4x delay in the effective timeout'. Last updated 18 Aug 2025")
+
+#: The smallest base timeout ConnectX firmware allows its adaptive retransmission to start from [s]: where
+#: it is on, a lost packet is resent microseconds to milliseconds later, not after the Local ACK Timeout.
+ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S: float = 4 * u.us
+
+#: How much later than configured the adaptive timeout may fire, by NVIDIA's note [-].
+ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR: float = 4.0
+
+
+def worst_case_loss_stall_s(exponent=None, retries=None):
+    """The longest a reliable connection waits on a lost last packet before it gives up [s].
+
+    With adaptive retransmission off (or on an adapter without it) every retry waits the
+    full Local ACK Timeout, :math:`4.096\\,\\mu s \\times 2^{n}`, and the connection reports an
+    error after ``retries`` retries:
+
+    .. math:: t_\\text{worst} = (1 + r)\\, 4.096\\,\\mu s \\times 2^{n}
+
+    where the first interval is the one that detects the loss. This is the worst case; ConnectX
+    adapters with adaptive retransmission enabled start from a base timeout of microseconds
+    (:data:`ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S`) and resend far sooner.
+
+    Parameters
+    ----------
+    exponent : int, optional
+        ``NCCL_IB_TIMEOUT``, 1 to 31; NCCL's default (:data:`NCCL_IB_TIMEOUT_DEFAULT`) if omitted.
+    retries : int, optional
+        ``NCCL_IB_RETRY_CNT``, 0 to 7; NCCL's default if omitted.
+
+    Returns
+    -------
+    float
+        Seconds until the connection errors out.
+
+    Examples
+    --------
+    >>> round(worst_case_loss_stall_s(), 1)                 # 8 intervals of 4.3 s under NCCL's defaults
+    34.4
+    >>> round(worst_case_loss_stall_s(exponent=18, retries=0), 2)
+    1.07
+    """
+    exponent = NCCL_IB_TIMEOUT_DEFAULT if exponent is None else check_integer("exponent", exponent, minimum=1,
+                                                                            maximum=31)
+    retries = NCCL_IB_RETRY_CNT_DEFAULT if retries is None else check_integer("retries", retries, minimum=0,
+                                                                            maximum=7)
+    return (1 + retries) * local_ack_timeout_s(exponent)
 
 
 # Performance claims (checked in the book, never used by a model) --------------------------------

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fuzzing import Case, choice, count, flag, fraction, make_tests, nonnegative, positive
+from fuzzing import Case, choice, count, flag, fraction, make_tests, nonnegative, optional, positive
 
 from interconnect_lab import catalog, memory as m, memory, published, training as tr, training, units as u
 
@@ -340,7 +340,11 @@ FUZZ_CASES = [
     Case(memory.training_state, dict(model_or_parameters=count(1, 10 ** 13),
                                      parameter_bytes=positive(0.5, 8), gradient_bytes=positive(0.5, 8))),
     Case(memory.offload_plan, dict(name=choice(tuple(memory.OFFLOAD_PLANS)))),
-    Case(memory.offload_path, dict(name=choice(tuple(memory.OFFLOAD_PATHS)))),
+    Case(memory.offload_path, dict(name=choice(tuple(memory.OFFLOAD_PATHS)),
+                                   host=optional(choice(tuple(catalog.HOSTS))))),
+    Case(memory.offload_limits, dict(plan=choice(tuple(memory.OFFLOAD_PLANS)), gpu=choice(tuple(catalog.GPUS)),
+                                     path=choice(tuple(memory.OFFLOAD_PATHS)), shards=count(1, 4096)),
+         infinite=("hbm_parameters", "host_parameters", "parameters")),
     Case(memory.transfer_time, dict(to_host_bytes=size, to_device_bytes=size,
                                     path=choice(tuple(memory.OFFLOAD_PATHS)), directions_overlap=flag())),
 ]
