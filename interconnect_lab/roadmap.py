@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from . import catalog
 from ._validation import check_integer, check_number
 from .pricebook import H100_ETHERNET_PRICES, PriceBook, transceiver
-from .topology import fat_tree, max_hosts
+from .topology import MultiPlaneFatTree, fat_tree, max_hosts, multi_plane_fat_tree
 
 __all__ = [
     "ScaleUpStatus", "scale_up_status_table", "tensor_parallel_all_reduce_time", "ScaleUpRow", "scale_up_comparison", "FatTreeReach", "fat_tree_reach",
@@ -285,41 +285,16 @@ def fat_tree_reach(switch="Tomahawk 6", ways=(1, 2, 8)):
     return rows
 
 
-@dataclass(frozen=True)
-class MultiPlaneFabric:
-    """Each GPU's NIC split into planes, one fat tree per plane.
-
-    Attributes
-    ----------
-    gpus : int
-    planes : int
-        NIC ports per GPU, one per plane [-].
-    plane_tree : topology.FatTree
-        The fat tree of one plane.
-    """
-
-    gpus: int
-    planes: int
-    plane_tree: object
-
-    @property
-    def switches(self) -> int:
-        """Switches of all planes [-]."""
-        return self.planes * self.plane_tree.switches
-
-    @property
-    def tiers(self) -> int:
-        """Tiers of each plane [-]."""
-        return self.plane_tree.tiers
-
-    @property
-    def links(self) -> int:
-        """Cables of all planes [-]."""
-        return self.planes * self.plane_tree.cables
+#: Each GPU's NIC split into planes, one fat tree per plane (kept for chapter 14's readers; the model is
+#: :class:`interconnect_lab.topology.MultiPlaneFatTree`, with ``split="port"``).
+MultiPlaneFabric = MultiPlaneFatTree
 
 
 def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
     """Split each GPU's NIC into ports of the switch's (broken-out) rate, one fat tree per plane.
+
+    The planes follow from the rates: ``nic_bytes_per_s`` over the switch port's; the fabric is
+    :func:`interconnect_lab.topology.multi_plane_fat_tree` with ``split="port"``.
 
     Parameters
     ----------
@@ -334,7 +309,7 @@ def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
 
     Returns
     -------
-    MultiPlaneFabric
+    topology.MultiPlaneFatTree
 
     Examples
     --------
@@ -352,7 +327,7 @@ def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
     if abs(planes - round(planes)) > 1e-9 or round(planes) < 1:
         raise ValueError(f"nic_bytes_per_s = {nic:g} B/s is not valid for {entry.name}: it must be a whole "
                          f"number of its {entry.port_per_direction_bytes_per_s:g} B/s ports")
-    return MultiPlaneFabric(gpus=gpus, planes=int(round(planes)), plane_tree=fat_tree(gpus, switch=entry))
+    return multi_plane_fat_tree(gpus, int(round(planes)), split="port", switch=entry)
 
 
 @dataclass(frozen=True)
