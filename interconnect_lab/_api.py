@@ -94,6 +94,7 @@ MODULES = {
             "SYSTEMS", "MEMORY_TIERS", "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
             "breakout", "ScaleUpFabric", "SCALE_UP_FABRICS", "scale_up_fabric", "RoadmapItem", "ETHERNET_ROADMAP",
             "roadmap_item", "STATUSES",
+            "FORWARD_LOOKING", "period", "status_line", "is_shipping", "entries_with_status", "overdue_entries", "Host", "HOSTS", "host", "host_memory_tier",
         ),
     ),
     "interconnect_lab.catalog.variants": (
@@ -242,6 +243,7 @@ MODULES = {
             "TrainingState", "training_state", "kv_cache_bytes", "OffloadPlan", "OFFLOAD_PLANS", "offload_plan",
             "OffloadPath", "OFFLOAD_PATHS", "offload_path", "GPUS_PER_HOST_SOCKET", "transfer_time",
             "OffloadStep", "offload_step", "DecodeStep", "decode_step",
+            "OffloadLimits", "offload_limits", "DEFAULT_HOST",
         ),
     ),
     "interconnect_lab.rdma": (
@@ -262,6 +264,7 @@ MODULES = {
             "Dragonfly", "dragonfly", "dragonfly_max_hosts", "SLINGSHOT", "Torus", "torus", "TPU_V4", "RailOnly",
             "rail_only", "DirectConnect", "direct_connect", "RAIL_ONLY_REPORTED", "JUPITER_REPORTED",
             "TopologyComparison", "topology_comparison", "network_cost_per_host", "COMPARISON_COLUMNS",
+            "MultiPlaneFatTree", "multi_plane_fat_tree", "multi_plane_max_endpoints", "PLANE_SPLITS",
         ),
     ),
     "interconnect_lab.roadmap": (
@@ -270,6 +273,7 @@ MODULES = {
             "tensor_parallel_all_reduce_time", "ScaleUpRow", "scale_up_comparison", "FatTreeReach",
             "fat_tree_reach", "MultiPlaneFabric", "multi_plane_fabric", "NetworkParts", "network_parts",
             "GenerationGrowth", "generation_growth",
+            "ScaleUpStatus", "scale_up_status_table",
         ),
     ),
     "interconnect_lab.pricebook": (
@@ -413,6 +417,7 @@ MODULES = {
             "NCCL_IB_RETRY_CNT_DEFAULT", "NCCL_IB_QPS_PER_CONNECTION_DEFAULT", "SPECTRUM_X_CLAIM", "SMARTT_CLAIM",
             "JERICHO3_AI_CLAIM", "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA", "NVIDIA_CPO_CLAIM",
             "BROADCOM_CPO_CLAIM",
+            "ADAPTIVE_RETRANSMISSION_SOURCE", "ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S", "ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR", "worst_case_loss_stall_s", "PCIE_7_0", "PCIE_7_0_RELEASE", "CXL_4_0_RELEASE",
         ),
     ),
     "interconnect_lab.moe": (

@@ -86,7 +86,13 @@ _status_tables = {"GPU": GPUS, "link": LINKS, "switch": SWITCHES, "NIC": NICS, "
 
 
 def is_shipping(entry) -> bool:
-    """Whether a reader can buy ``entry`` now: status ``"shipping"``, or no status (an older entry that shipped)."""
+    """Whether a reader can buy ``entry`` now: status ``"shipping"``, or no status (an older entry that shipped).
+
+    Parameters
+    ----------
+    entry : catalog entry
+        Any entry of the catalog's tables.
+    """
     return getattr(entry, "status", None) in (None, "shipping")
 
 
@@ -108,6 +114,11 @@ def overdue_entries(today):
 
     The test suite calls it with today's date; an entry it returns must be checked
     against its sources and its status, dates and sources updated.
+
+    Parameters
+    ----------
+    today : datetime.date
+        The date to compare with.
 
     Examples
     --------

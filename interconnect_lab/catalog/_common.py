@@ -180,7 +180,13 @@ def _check_status(entry, *, required=False):
 
 
 def status_line(entry) -> str:
-    """``entry``'s status in one line for a table: ``"announced 2025-03-18 (as of 2026-12-07; expected by 2026-12)"``."""
+    """``entry``'s status in one line for a table: ``"announced 2025-03-18 (as of 2026-12-07; expected by 2026-12)"``.
+
+    Parameters
+    ----------
+    entry : catalog entry
+        An entry with the status fields (an older entry without a status gives ``"since <year>"``).
+    """
     if entry.status is None:
         return f"since {entry.year}"
     text = f"{entry.status} {entry.status_date} (as of {entry.as_of}"

@@ -149,6 +149,11 @@ HOSTS = _table([
 def host(name: str) -> Host:
     """The catalog host called ``name``; an unknown name lists the valid ones.
 
+    Parameters
+    ----------
+    name : str or Host
+        A key of :data:`HOSTS` (a Host itself is returned as it is).
+
     Examples
     --------
     >>> host("Xeon 6 6900P, 12 x MRDIMM-8800").memory_bandwidth_bytes_per_s / 1e9
