@@ -63,8 +63,8 @@ from .links import Link, LINKS, link
 from .switches import Switch, SWITCHES, switch, breakout
 from .nics import NIC, NICS, nic
 from .systems import System, SYSTEMS, system
-from .memory import MemoryTier, MEMORY_TIERS, memory_tier, hbm_tier
-from .hosts import Host, HOSTS, host, host_memory_tier
+from .memory import MemoryTier, MEMORY_TIERS, memory_tier, hbm_tier, host_memory_tier
+from .hosts import Host, HOSTS, host
 from ._common import FORWARD_LOOKING, STATUSES, period, status_line
 from .scale_up import (ETHERNET_ROADMAP, SCALE_UP_FABRICS, RoadmapItem, ScaleUpFabric, roadmap_item,
                        scale_up_fabric)

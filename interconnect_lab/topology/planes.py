@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._validation import check_choice, check_integer, check_number
-from .fat_trees import FatTree, _max_hosts, _leaf_ports, fat_tree
+from .fat_trees import FatTree, fat_tree, max_hosts
 
 __all__ = ["PLANE_SPLITS", "MultiPlaneFatTree", "multi_plane_fat_tree", "multi_plane_max_endpoints"]
 
@@ -153,12 +153,9 @@ def multi_plane_max_endpoints(radix, tiers, planes, split="endpoint", *, oversub
     >>> multi_plane_max_endpoints(64, 2, 8, split="port")     # planes add bandwidth, not reach
     2048
     """
-    radix = check_integer("radix", radix, minimum=2)
-    tiers = check_integer("tiers", tiers, minimum=1, maximum=3)
     planes = check_integer("planes", planes, minimum=1, maximum=1024)
     check_choice("plane split", split, PLANE_SPLITS)
-    down, _ = _leaf_ports(radix, oversubscription)
-    per_plane = _max_hosts(radix, tiers, down, 1)
+    per_plane = max_hosts(radix, tiers, oversubscription=oversubscription)   # checks radix, tiers, oversubscription
     return per_plane * (planes if split == "endpoint" else 1)
 
 

@@ -70,11 +70,12 @@ FUZZ_CASES = [
     Case(topology.multi_plane_fat_tree, dict(endpoints=count(1, 10 ** 7), planes=count(1, 2048),
                                              split=choice(tuple(topology.PLANE_SPLITS)),
                                              radix=mixed(st.sampled_from([2, 8, 64, 128, 512, 7])),
-                                             tiers=optional(count(1, 4)),
+                                             tiers=optional(count(1, 4)), oversubscription=positive(1.0, 8.0),
                                              port_bytes_per_s=optional(positive(1e-3, 1e25)))),
     Case(topology.multi_plane_max_endpoints, dict(radix=mixed(st.sampled_from([2, 8, 64, 128, 512, 7])),
                                                   tiers=count(1, 4), planes=count(1, 2048),
-                                                  split=choice(tuple(topology.PLANE_SPLITS)))),
+                                                  split=choice(tuple(topology.PLANE_SPLITS)),
+                                                  oversubscription=positive(1.0, 8.0))),
 ]
 
 test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)
