@@ -95,6 +95,7 @@ MODULES = {
             "breakout", "ScaleUpFabric", "SCALE_UP_FABRICS", "scale_up_fabric", "RoadmapItem", "ETHERNET_ROADMAP",
             "roadmap_item", "STATUSES",
             "FORWARD_LOOKING", "period", "status_line", "is_shipping", "entries_with_status", "overdue_entries", "Host", "HOSTS", "host", "host_memory_tier",
+            "RackPower", "RACK_POWER", "rack_power", "POWER_DISTRIBUTIONS", "DISTRIBUTION_VOLTS", "HVDC_800V",
         ),
     ),
     "interconnect_lab.catalog.variants": (

@@ -65,6 +65,7 @@ from .nics import NIC, NICS, nic
 from .systems import System, SYSTEMS, system
 from .memory import MemoryTier, MEMORY_TIERS, memory_tier, hbm_tier, host_memory_tier
 from .hosts import Host, HOSTS, host
+from .racks import DISTRIBUTION_VOLTS, HVDC_800V, POWER_DISTRIBUTIONS, RACK_POWER, RackPower, rack_power
 from ._common import FORWARD_LOOKING, STATUSES, period, status_line
 from .scale_up import (ETHERNET_ROADMAP, SCALE_UP_FABRICS, RoadmapItem, ScaleUpFabric, roadmap_item,
                        scale_up_fabric)
@@ -78,10 +79,13 @@ __all__ = [
     "STATUSES", "FORWARD_LOOKING", "period", "status_line", "is_shipping", "entries_with_status", "overdue_entries",
     # hosts: a CPU socket and its memory channels
     "Host", "HOSTS", "host", "host_memory_tier",
+    # rack power and how it is distributed
+    "RackPower", "RACK_POWER", "rack_power", "POWER_DISTRIBUTIONS", "DISTRIBUTION_VOLTS", "HVDC_800V",
 ]
 
 #: Every table of the catalog that carries statuses, by the kind of entry it holds.
 _status_tables = {"GPU": GPUS, "link": LINKS, "switch": SWITCHES, "NIC": NICS, "system": SYSTEMS, "host": HOSTS,
+                 "rack": RACK_POWER,
                  "scale-up fabric": SCALE_UP_FABRICS, "roadmap item": ETHERNET_ROADMAP}
 
 
