@@ -111,7 +111,7 @@ MODULES = {
             "SUPERPOD_B200_LARGER_SOURCE", "SUPERPOD_B300_XDR_TABLE3", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
             "CostShareEstimate", "NETWORK_COST_SHARES", "COTTIER_2024",
             "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE", "NVLinkDomainFigure",
-            "NVLINK_DOMAIN_FIGURES", "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog",
+            "NVLINK_DOMAIN_FIGURES", "ClusterFabric", "CLUSTER_FABRICS", "DEEPSEEK_MPFT_SOURCE", "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog",
             "LLAMA3_INTERRUPTIONS", "InterruptionCause", "RestartReport", "OPT175B_RESTARTS",
             "RecoveryObservation", "FT_HSDP_RECOVERY", "CollectiveMeasurement", "NCCL_BUS_BANDWIDTH",
             "NCCL_NVLS_SCALING", "SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH", "TrainingTimeExample",
@@ -134,14 +134,15 @@ MODULES = {
         ),
     ),
     "interconnect_lab.published.fabrics": (
-        "Published cluster fabrics: DGX SuperPOD fat trees, the network's share of cost, NVLink domain "
-        "figures.",
+        "Published cluster fabrics: DGX SuperPOD fat trees, the largest clusters' fabrics, the network's share "
+        "of cost, NVLink domain figures.",
         (
             "SuperPodFabric", "SUPERPOD_H100_TABLE4_SOURCE", "SUPERPOD_H100_TABLE4",
             "SUPERPOD_B200_LARGER_SOURCE", "SUPERPOD_B200_LARGER", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
             "SUPERPOD_B300_XDR_TABLE3", "CostShareEstimate", "COTTIER_2024",
             "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE",
-            "NETWORK_COST_SHARES", "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES",
+            "NETWORK_COST_SHARES", "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES", "ClusterFabric",
+            "CLUSTER_FABRICS", "META_GENAI_SOURCE", "COLOSSUS_SOURCE", "EAGLE_SOURCE", "DEEPSEEK_MPFT_SOURCE",
         ),
     ),
     "interconnect_lab.published.gemm": (

@@ -53,6 +53,26 @@ def test_planes_are_copies_of_one_tree(endpoints, planes, split):
     assert endpoints <= topology.multi_plane_max_endpoints(128, mp.tiers, planes, split)
 
 
+def test_the_model_reproduces_deepseeks_published_design():
+    from interconnect_lab import published
+
+    ds = next(c for c in published.CLUSTER_FABRICS if c.planes)
+    mpft = topology.multi_plane_fat_tree(ds.gpus, ds.planes, radix=64)
+    assert (mpft.tiers, mpft.switches) == (ds.tiers, ds.switches) == (2, 768)
+    assert topology.multi_plane_max_endpoints(64, ds.tiers, ds.planes) == ds.gpus
+
+
+def test_the_largest_published_gpu_clusters_are_clos_fabrics():
+    # Issue 37, error 9: the largest GPU clusters (Meta's Llama 3, xAI's Colossus) are Clos fabrics;
+    # Eagle's topology is not published, and is not counted either way.
+    from interconnect_lab import published
+
+    clusters = {c.name: c for c in published.CLUSTER_FABRICS}
+    assert clusters["Meta Llama 3 cluster (RoCE)"].clos and clusters["Meta Llama 3 cluster (RoCE)"].gpus == 24_576
+    assert clusters["xAI Colossus"].clos and clusters["xAI Colossus"].tiers == 3
+    assert clusters["Microsoft Eagle"].clos is None and clusters["Microsoft Eagle"].topology == "not published"
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="unknown plane split 'rail'; valid plane splits are: 'port', 'endpoint'"):
         topology.multi_plane_fat_tree(1024, 8, split="rail", radix=64)
