@@ -54,7 +54,7 @@ CH3, CH6, CH10, CH13, CH14 = ("03_pcie_cxl_memory", "06_ultra_ethernet", "10_pow
 def test_error_1_gb200_is_paired_with_its_400g_connectx_7():
     """Ch 14 paired GB200 with an 800G ConnectX-8 ("a ratio of 9"): it ships one 400G ConnectX-7 per GPU.
 
-    Library: tests/test_topologies_scale_up.py::test_issue_37_error_1_gb200_has_one_400g_nic_per_gpu.
+    Library: tests/catalog/test_systems.py::test_issue_37_error_1_gb200_has_one_400g_nic_per_gpu.
     """
     g = glued(CH14)
     assert (g["ch14_nic"], g["ch14_nic_gbit"], g["ch14_cliff"]) == ("ConnectX-7", 400.0, 18.0)
@@ -64,7 +64,7 @@ def test_error_1_gb200_is_paired_with_its_400g_connectx_7():
 def test_error_2_dgx_b200_kept_the_connectx_7():
     """Ch 14 said both networks doubled from H100 to B200; DGX B200 ships eight 400G ConnectX-7.
 
-    Library: tests/test_topologies_scale_up.py::test_issue_37_error_2_b200_kept_the_400g_connectx_7.
+    Library: tests/test_roadmap.py::test_issue_37_error_2_b200_kept_the_400g_connectx_7.
     """
     g = glued(CH14)
     assert "both networks doubled" not in prose(CH14)
@@ -105,7 +105,7 @@ def test_error_5_bytes_per_flop_fall_as_a_trend_not_every_generation():
 def test_error_6_incast_recoveries_named_for_what_they_do():
     """Ch 6's "drop-tail, selective recovery" recovered only by timeout; selective repeat now beats go-back-N.
 
-    Library: tests/test_fabric_incast.py::test_selective_repeat_resends_on_the_sack_one_round_trip_after_the_loss.
+    Library: tests/fabric/test_incast.py::test_selective_repeat_resends_on_the_sack_one_round_trip_after_the_loss.
     """
     g, text = glued(CH6), prose(CH6)
     assert "selective recovery" not in text
@@ -134,7 +134,7 @@ def test_error_8_infiniband_reach_and_the_cost_as_a_range():
 def test_error_9_the_largest_gpu_clusters_are_clos_fabrics():
     """Ch 13 said the largest machines mostly use something else than fat trees: not the largest GPU clusters.
 
-    Library: tests/test_topology_planes.py::test_the_largest_published_gpu_clusters_are_clos_fabrics.
+    Library: tests/topology/test_planes.py::test_the_largest_published_gpu_clusters_are_clos_fabrics.
     """
     g, text = glued(CH13), prose(CH13)
     assert "mostly use something else" not in text

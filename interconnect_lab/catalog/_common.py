@@ -20,7 +20,7 @@ standard stands (:func:`_check_status` validates them on construction):
     which the vendor or body says the next step (shipping, products, approval)
     will happen, or, where none says, a date at which the entry must be
     checked again (its source then says so and is marked ``estimate=True``).
-    ``tests/test_currency.py`` fails once that date has passed, naming the
+    ``tests/catalog/test_currency.py`` fails once that date has passed, naming the
     entry, so that a stale status cannot quietly stay in the book.
 
 Dates compare by the periods they name: ``"2026"`` runs to 31 December 2026

@@ -6,7 +6,7 @@ and the voltage its power is distributed at inside the rack. A range
 no primary source gives is marked ``estimate=True`` on its source. Entries carry
 the catalog's status convention (:mod:`interconnect_lab.catalog._common`), so a
 forward-looking rack (announced, not shipping) has an as-of and an expected-by
-date and ``tests/test_currency.py`` fails once that date has passed.
+date and ``tests/catalog/test_currency.py`` fails once that date has passed.
 
 Examples
 --------

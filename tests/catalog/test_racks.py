@@ -1,4 +1,8 @@
-"""Rack power (catalog.RACK_POWER): the 130-600 kW racks of chapter 10, each with its status and sources."""
+"""Tests of ``interconnect_lab.catalog.racks``: rack power (catalog.RACK_POWER), the 142-600 kW racks of
+chapter 10, each with its status and sources.
+
+Hostile input is at the end.
+"""
 
 import dataclasses
 
