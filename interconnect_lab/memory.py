@@ -15,7 +15,7 @@ Chapter 3's chain:
    :class:`OffloadPath` (from :data:`OFFLOAD_PATHS`) says which catalog links and
    which memory the offloaded bytes travel through; a path to host memory takes
    the host as a parameter (``offload_path(name, host=...)``, a
-   :data:`~interconnect_lab.catalog.HOSTS` entry: its memory channels and speed).
+   ``catalog.HOSTS`` entry: its memory channels and speed).
 3. :func:`transfer_time` is the time those bytes take; :func:`offload_step` puts
    it against a training step's compute (:func:`interconnect_lab.utilization.step_time`)
    and checks what fits; :func:`decode_step` does the same for one step of
@@ -389,7 +389,7 @@ class OffloadPath:
     gpus_sharing_memory : int
         GPUs whose offloaded bytes share that memory's bandwidth [-].
     host : str or None
-        For memory in the host: the catalog host (:data:`~interconnect_lab.catalog.HOSTS`)
+        For memory in the host: the catalog host (``catalog.HOSTS``)
         whose channels and speed set the memory's bandwidth; capacity and latency stay
         those of ``memory`` (the server's). None for other memory.
     description : str
@@ -493,7 +493,7 @@ def offload_path(name, host=None) -> OffloadPath:
     name : str or OffloadPath
         A name from :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones), or a path.
     host : str, optional
-        A catalog host (:data:`~interconnect_lab.catalog.HOSTS`) for a path that ends in host
+        A catalog host (``catalog.HOSTS``) for a path that ends in host
         memory: its memory channels and speed replace those of :data:`DEFAULT_HOST`.
 
     Returns

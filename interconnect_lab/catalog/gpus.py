@@ -69,7 +69,7 @@ class GPU:
     status, status_date, as_of, expected_by : str or None
         Where it stands: one of ``catalog.STATUSES``, when it got there, when that was
         last checked, and for a forward-looking status when the next step is expected
-        (see :mod:`interconnect_lab.catalog._common`); None for an entry whose ``year``
+        (see ``interconnect_lab.catalog._common``); None for an entry whose ``year``
         says enough.
     sources : tuple of Source
         Where the figures come from.

@@ -59,7 +59,7 @@ class Host:
     pcie_lanes : int or None
         PCIe lanes of one socket where sourced [-].
     status, status_date, as_of, expected_by : str or None
-        The catalog's status convention (:mod:`interconnect_lab.catalog._common`).
+        The catalog's status convention (``interconnect_lab.catalog._common``).
     sources : tuple of Source
     """
 
@@ -152,7 +152,7 @@ def host(name: str) -> Host:
     Parameters
     ----------
     name : str or Host
-        A key of :data:`HOSTS` (a Host itself is returned as it is).
+        A key of ``HOSTS`` (a Host itself is returned as it is).
 
     Examples
     --------

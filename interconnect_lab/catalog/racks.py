@@ -4,7 +4,7 @@ Each entry is one rack design with the power its sources give for it, per rack,
 and the voltage its power is distributed at inside the rack. A range
 (``power_low_w`` to ``power_w``) is kept where the sources disagree; a figure
 no primary source gives is marked ``estimate=True`` on its source. Entries carry
-the catalog's status convention (:mod:`interconnect_lab.catalog._common`), so a
+the catalog's status convention (``interconnect_lab.catalog._common``), so a
 forward-looking rack (announced, not shipping) has an as-of and an expected-by
 date and ``tests/catalog/test_currency.py`` fails once that date has passed.
 
@@ -56,9 +56,9 @@ class RackPower:
     power_low_w : float or None
         The bottom of the sources' range where they disagree [W]; None for one figure.
     distribution : str or None
-        One of :data:`POWER_DISTRIBUTIONS`, where a source says.
+        One of ``POWER_DISTRIBUTIONS``, where a source says.
     status, status_date, as_of, expected_by : str or None
-        The catalog's status convention (:mod:`interconnect_lab.catalog._common`).
+        The catalog's status convention (``interconnect_lab.catalog._common``).
     sources : tuple of Source
         The first gives the figure (:attr:`estimate` reads it); the others bear on it.
     note : str
@@ -179,7 +179,7 @@ def rack_power(name: str) -> RackPower:
     Parameters
     ----------
     name : str or RackPower
-        A key of :data:`RACK_POWER` (an entry itself is returned as it is).
+        A key of ``RACK_POWER`` (an entry itself is returned as it is).
 
     Examples
     --------

@@ -14,7 +14,7 @@ Two tables, both with sources:
 
 *Status* says what a reader can buy, in the catalog's one convention
 (``status``, ``status_date``, ``as_of``, ``expected_by``; see
-:mod:`interconnect_lab.catalog._common`): ``"shipping"``, ``"sampling"``,
+``interconnect_lab.catalog._common``): ``"shipping"``, ``"sampling"``,
 ``"announced"``, ``"specification"`` (an open specification is published; no
 product ships yet) or ``"in development"`` (a standard not yet approved).
 Every forward-looking entry says when its next step is expected, and the
@@ -272,7 +272,7 @@ class ScaleUpFabric:
         When the status was last checked against the sources (ISO).
     expected_by : str or None
         For a forward-looking status, when the next step is expected (ISO); see
-        :mod:`interconnect_lab.catalog._common`.
+        ``interconnect_lab.catalog._common``.
     topology : {"switched", "full mesh", "torus"}
         How the accelerators of one domain are joined.
     max_accelerators : int or None

@@ -1,7 +1,7 @@
 """Multi-plane fat trees: several independent fat trees side by side, each endpoint's traffic split over them.
 
 A *plane* is a complete fat tree of its own; no switch belongs to two planes. There are
-two ways to put endpoints on planes, and they are one choice (:data:`PLANE_SPLITS`):
+two ways to put endpoints on planes, and they are one choice (``PLANE_SPLITS``):
 
 ``"port"``
     Every endpoint's network adapter is split into ``planes`` ports, one on each plane,
@@ -62,7 +62,7 @@ class MultiPlaneFatTree:
     planes : int
         Independent fat trees [-].
     split : str
-        ``"port"`` or ``"endpoint"`` (:data:`PLANE_SPLITS`).
+        ``"port"`` or ``"endpoint"`` (``PLANE_SPLITS``).
     plane_tree : FatTree
         One plane.
     """
@@ -136,7 +136,7 @@ def multi_plane_max_endpoints(radix, tiers, planes, split="endpoint", *, oversub
     planes : int
         Planes, >= 1.
     split : {"port", "endpoint"}
-        How endpoints sit on planes (:data:`PLANE_SPLITS`).
+        How endpoints sit on planes (``PLANE_SPLITS``).
     oversubscription : float
         Leaf down-ports over up-ports of each plane, >= 1.
 
@@ -174,7 +174,7 @@ def multi_plane_fat_tree(endpoints, planes, *, split="endpoint", radix=None, swi
     planes : int
         Planes, in [1, 1024].
     split : {"port", "endpoint"}
-        How endpoints sit on planes (:data:`PLANE_SPLITS`).
+        How endpoints sit on planes (``PLANE_SPLITS``).
     radix, switch, tiers, oversubscription, port_bytes_per_s
         As for :func:`~interconnect_lab.topology.fat_tree`, for each plane.
 
