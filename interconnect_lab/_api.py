@@ -94,6 +94,8 @@ MODULES = {
             "SYSTEMS", "MEMORY_TIERS", "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
             "breakout", "ScaleUpFabric", "SCALE_UP_FABRICS", "scale_up_fabric", "RoadmapItem", "ETHERNET_ROADMAP",
             "roadmap_item", "STATUSES",
+            "FORWARD_LOOKING", "period", "status_line", "is_shipping", "entries_with_status", "overdue_entries", "Host", "HOSTS", "host", "host_memory_tier",
+            "RackPower", "RACK_POWER", "rack_power", "POWER_DISTRIBUTIONS", "DISTRIBUTION_VOLTS", "HVDC_800V",
         ),
     ),
     "interconnect_lab.catalog.variants": (
@@ -109,7 +111,7 @@ MODULES = {
             "SUPERPOD_B200_LARGER_SOURCE", "SUPERPOD_B300_XDR_TABLE3", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
             "CostShareEstimate", "NETWORK_COST_SHARES", "COTTIER_2024",
             "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE", "NVLinkDomainFigure",
-            "NVLINK_DOMAIN_FIGURES", "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog",
+            "NVLINK_DOMAIN_FIGURES", "ClusterFabric", "CLUSTER_FABRICS", "DEEPSEEK_MPFT_SOURCE", "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog",
             "LLAMA3_INTERRUPTIONS", "InterruptionCause", "RestartReport", "OPT175B_RESTARTS",
             "RecoveryObservation", "FT_HSDP_RECOVERY", "CollectiveMeasurement", "NCCL_BUS_BANDWIDTH",
             "NCCL_NVLS_SCALING", "SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH", "TrainingTimeExample",
@@ -132,14 +134,15 @@ MODULES = {
         ),
     ),
     "interconnect_lab.published.fabrics": (
-        "Published cluster fabrics: DGX SuperPOD fat trees, the network's share of cost, NVLink domain "
-        "figures.",
+        "Published cluster fabrics: DGX SuperPOD fat trees, the largest clusters' fabrics, the network's share "
+        "of cost, NVLink domain figures.",
         (
             "SuperPodFabric", "SUPERPOD_H100_TABLE4_SOURCE", "SUPERPOD_H100_TABLE4",
             "SUPERPOD_B200_LARGER_SOURCE", "SUPERPOD_B200_LARGER", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
             "SUPERPOD_B300_XDR_TABLE3", "CostShareEstimate", "COTTIER_2024",
             "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE",
-            "NETWORK_COST_SHARES", "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES",
+            "NETWORK_COST_SHARES", "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES", "ClusterFabric",
+            "CLUSTER_FABRICS", "META_GENAI_SOURCE", "COLOSSUS_SOURCE", "EAGLE_SOURCE", "DEEPSEEK_MPFT_SOURCE",
         ),
     ),
     "interconnect_lab.published.gemm": (
@@ -254,6 +257,7 @@ MODULES = {
             "TrainingState", "training_state", "kv_cache_bytes", "OffloadPlan", "OFFLOAD_PLANS", "offload_plan",
             "OffloadPath", "OFFLOAD_PATHS", "offload_path", "GPUS_PER_HOST_SOCKET", "transfer_time",
             "OffloadStep", "offload_step", "DecodeStep", "decode_step",
+            "OffloadLimits", "offload_limits", "DEFAULT_HOST",
         ),
     ),
     "interconnect_lab.rdma": (
@@ -274,6 +278,7 @@ MODULES = {
             "Dragonfly", "dragonfly", "dragonfly_max_hosts", "SLINGSHOT", "Torus", "torus", "TPU_V4", "RailOnly",
             "rail_only", "DirectConnect", "direct_connect", "RAIL_ONLY_REPORTED", "JUPITER_REPORTED",
             "TopologyComparison", "topology_comparison", "network_cost_per_host", "COMPARISON_COLUMNS",
+            "MultiPlaneFatTree", "multi_plane_fat_tree", "multi_plane_max_endpoints", "PLANE_SPLITS",
         ),
     ),
     "interconnect_lab.roadmap": (
@@ -282,6 +287,7 @@ MODULES = {
             "tensor_parallel_all_reduce_time", "ScaleUpRow", "scale_up_comparison", "FatTreeReach",
             "fat_tree_reach", "MultiPlaneFabric", "multi_plane_fabric", "NetworkParts", "network_parts",
             "GenerationGrowth", "generation_growth",
+            "ScaleUpStatus", "scale_up_status_table",
         ),
     ),
     "interconnect_lab.pricebook": (
@@ -425,6 +431,7 @@ MODULES = {
             "NCCL_IB_RETRY_CNT_DEFAULT", "NCCL_IB_QPS_PER_CONNECTION_DEFAULT", "SPECTRUM_X_CLAIM", "SMARTT_CLAIM",
             "JERICHO3_AI_CLAIM", "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA", "NVIDIA_CPO_CLAIM",
             "BROADCOM_CPO_CLAIM",
+            "ADAPTIVE_RETRANSMISSION_SOURCE", "ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S", "ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR", "worst_case_loss_stall_s", "PCIE_7_0", "PCIE_7_0_RELEASE", "CXL_4_0_RELEASE",
         ),
     ),
     "interconnect_lab.moe": (

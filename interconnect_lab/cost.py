@@ -308,6 +308,9 @@ def cluster_cost(gpus, *, system="DGX H100", switch="Quantum-2 QM9700", prices=H
     host_modules = nodes * math.ceil(server_entry.nics / host_module.ports)
 
     gpu_entry = catalog.gpu(server_entry.gpu)
+    if gpu_entry.power_w is None and server_entry.power_w is None:
+        raise ValueError(f"server = {server_entry.name!r} cannot be powered: the catalog has neither its power nor "
+                         f"its GPU's ({gpu_entry.name!r}: not published); choose a system with a sourced power")
     return ClusterCost(
         gpus=nodes * server_entry.gpus, nodes=nodes, system=server_entry.name,
         switch=switch_entry.name, fabric=fabric, price_book=book.name,
@@ -320,7 +323,7 @@ def cluster_cost(gpus, *, system="DGX H100", switch="Quantum-2 QM9700", prices=H
         cables_usd=fabric.cables * book.cable.usd,
         switch_transceiver_modules=switch_modules, host_transceiver_modules=host_modules,
         server_power_w=None if server_entry.power_w is None else nodes * server_entry.power_w,
-        gpu_power_w=nodes * server_entry.gpus * gpu_entry.power_w,
+        gpu_power_w=nodes * server_entry.gpus * (gpu_entry.power_w or 0.0),
         switch_power_w=None if switch_entry.power_w is None else fabric.switches * switch_entry.power_w,
         transceiver_power_w=switch_modules * switch_module.power_w + host_modules * host_module.power_w,
     )

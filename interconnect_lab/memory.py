@@ -7,9 +7,15 @@ Chapter 3's chain:
    :math:`(2 + 2 + K)\\Psi` bytes); :func:`kv_cache_bytes` sizes the key/value cache
    an inference server keeps per token.
 2. An :class:`OffloadPlan` (by name from :data:`OFFLOAD_PLANS`) says which parts
-   stay in HBM and which cross the GPU's host link every step; an
+   stay in HBM, which of those every GPU holds whole and which are split over the
+   GPUs, and which cross the GPU's host link every step: DeepSpeed's
+   **ZeRO-Offload** (built on ZeRO-2: every GPU keeps all the 16-bit weights) and
+   **ZeRO-3 with CPU optimizer offload** (the weights split too) are two plans,
+   and :func:`offload_limits` says where each stops fitting. An
    :class:`OffloadPath` (from :data:`OFFLOAD_PATHS`) says which catalog links and
-   which memory the offloaded bytes travel through.
+   which memory the offloaded bytes travel through; a path to host memory takes
+   the host as a parameter (``offload_path(name, host=...)``, a
+   ``catalog.HOSTS`` entry: its memory channels and speed).
 3. :func:`transfer_time` is the time those bytes take; :func:`offload_step` puts
    it against a training step's compute (:func:`interconnect_lab.utilization.step_time`)
    and checks what fits; :func:`decode_step` does the same for one step of
@@ -39,6 +45,9 @@ References
 J. Ren et al., "ZeRO-Offload: Democratizing Billion-Scale Model Training",
 USENIX ATC 2021, https://arxiv.org/abs/2101.06840.
 
+DeepSpeed, "ZeRO-Offload" (2020) and "ZeRO-3 Offload" (2021), https://www.deepspeed.ai/2020/09/09/ZeRO-Offload.html,
+https://github.com/microsoft/DeepSpeed/blob/master/docs/_posts/2021-03-08-zero3-offload.md.
+
 S. Rajbhandari et al., "ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme
 Scale Deep Learning", SC21, https://arxiv.org/abs/2104.07857.
 
@@ -48,6 +57,7 @@ with PagedAttention", SOSP 2023, https://arxiv.org/abs/2309.06180.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -61,8 +71,8 @@ from .utilization import StepTime, step_time
 
 __all__ = [
     "TrainingState", "training_state", "kv_cache_bytes",
-    "OffloadPlan", "OFFLOAD_PLANS", "offload_plan",
-    "OffloadPath", "OFFLOAD_PATHS", "offload_path", "GPUS_PER_HOST_SOCKET",
+    "OffloadPlan", "OFFLOAD_PLANS", "offload_plan", "OffloadLimits", "offload_limits",
+    "OffloadPath", "OFFLOAD_PATHS", "offload_path", "GPUS_PER_HOST_SOCKET", "DEFAULT_HOST",
     "transfer_time", "OffloadStep", "offload_step", "DecodeStep", "decode_step",
 ]
 
@@ -73,6 +83,18 @@ ZERO_OFFLOAD = Source(
     year=2021, url="https://arxiv.org/abs/2101.06840",
     note=("16-bit weights and the forward and backward passes stay on the GPU; gradients go to the CPU, "
           "which keeps the optimizer state and runs the update; the updated 16-bit weights come back"),
+)
+DEEPSPEED_ZERO_OFFLOAD = Source(
+    title="DeepSpeed, ZeRO-Offload (blog post of 9 Sep 2020)", year=2020,
+    url="https://www.deepspeed.ai/2020/09/09/ZeRO-Offload.html",
+    note="'ZeRO-Offload extends ZeRO-2 to leverage both CPU and GPU memory for training large models': built on "
+         "ZeRO-2, which splits gradients and optimizer state over the data-parallel GPUs, not the weights",
+)
+DEEPSPEED_ZERO3_OFFLOAD = Source(
+    title="DeepSpeed, DeepSpeed ZeRO-3 Offload (blog post of 8 March 2021)", year=2021,
+    url="https://github.com/microsoft/DeepSpeed/blob/master/docs/_posts/2021-03-08-zero3-offload.md",
+    note="'Unlike ZeRO-2 and ZeRO-Offload where the parameters have to fit in the memory of a single GPU, ZeRO-3 "
+         "Offload can partition the parameters across GPUs'",
 )
 ZERO_INFINITY = Source(
     title=("S. Rajbhandari et al., ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep "
@@ -246,6 +268,10 @@ class OffloadPlan:
     on_gpu : tuple of str
         Parts kept in HBM: any of ``"weights"``, ``"gradients"``, ``"optimizer"``;
         the others live in host memory.
+    replicated : tuple of str
+        Parts of ``on_gpu`` that every GPU holds whole (ZeRO-2 keeps all the 16-bit
+        weights on every GPU); the other parts, on the GPU and on the host, are
+        split evenly over the GPUs sharing the state.
     to_host : tuple of str
         Parts sent from the GPU to the host every step (a part listed twice
         crosses twice).
@@ -261,6 +287,7 @@ class OffloadPlan:
 
     name: str
     on_gpu: tuple
+    replicated: tuple = ()
     to_host: tuple
     to_device: tuple
     directions_overlap: bool
@@ -268,13 +295,16 @@ class OffloadPlan:
     sources: tuple = ()
 
     def __post_init__(self):
-        for attribute in ("on_gpu", "to_host", "to_device"):
+        for attribute in ("on_gpu", "replicated", "to_host", "to_device"):
             parts = tuple(getattr(self, attribute))
             for part in parts:
                 check_choice(f"OffloadPlan.{attribute} state", part, _STATES)
             object.__setattr__(self, attribute, parts)
         if len(set(self.on_gpu)) != len(self.on_gpu):
             raise ValueError(f"OffloadPlan.on_gpu = {self.on_gpu!r} lists a state twice")
+        if not set(self.replicated) <= set(self.on_gpu):
+            raise ValueError(f"OffloadPlan.replicated = {self.replicated!r} must be parts kept on the GPU "
+                             f"(on_gpu = {self.on_gpu!r}): only what is in HBM can be held whole by every GPU")
         if not isinstance(self.directions_overlap, bool):
             raise TypeError(f"OffloadPlan.directions_overlap must be True or False, got {self.directions_overlap!r}")
 
@@ -283,23 +313,38 @@ class OffloadPlan:
         """Parts kept in host memory."""
         return tuple(part for part in _STATES if part not in self.on_gpu)
 
-    def bytes(self, state: TrainingState) -> dict:
-        """Bytes on the GPU, on the host, sent to the host and to the GPU per step, for ``state`` [B]."""
-        def total(parts):
-            return as_output(sum((np.asarray(state.part(p), dtype=float) for p in parts), np.zeros(())))
-        return {"gpu": total(self.on_gpu), "host": total(self.on_host),
+    def bytes(self, state: TrainingState, shards=1) -> dict:
+        """Per GPU: bytes in HBM, in host memory, sent to the host and to the GPU each step [B].
+
+        ``state`` is the whole model's (:func:`training_state`), split over ``shards``
+        GPUs: a replicated part counts whole on every GPU, every other part and every
+        transfer ``1/shards`` of it.
+        """
+        shards = check_integer("shards", shards, minimum=1)
+
+        def total(parts, whole=()):
+            return as_output(sum((np.asarray(state.part(p), dtype=float) / (1 if p in whole else shards)
+                                   for p in parts), np.zeros(())))
+        return {"gpu": total(self.on_gpu, self.replicated), "host": total(self.on_host),
                 "to_host": total(self.to_host), "to_device": total(self.to_device)}
 
 
 def _plans():
     entries = [
         OffloadPlan(name="none", on_gpu=_STATES, to_host=(), to_device=(), directions_overlap=True,
-                    description="everything in HBM; nothing crosses the host link"),
-        OffloadPlan(name="ZeRO-Offload", on_gpu=("weights",), to_host=("gradients",), to_device=("weights",),
-                    directions_overlap=False,
-                    description=("optimizer state and update on the CPU: gradients out during the backward "
-                                 "pass, updated 16-bit weights back after the CPU's step"),
-                    sources=(ZERO_OFFLOAD,)),
+                    description="everything in HBM, split over the GPUs (ZeRO-3); nothing crosses the host link"),
+        OffloadPlan(name="ZeRO-Offload", on_gpu=("weights",), replicated=("weights",), to_host=("gradients",),
+                    to_device=("weights",), directions_overlap=False,
+                    description=("ZeRO-2 with the optimizer on the CPU: every GPU keeps all the 16-bit weights; its "
+                                 "share of the gradients goes out during the backward pass and its share of the "
+                                 "updated weights comes back after the CPU's step"),
+                    sources=(ZERO_OFFLOAD, DEEPSPEED_ZERO_OFFLOAD)),
+        OffloadPlan(name="ZeRO-3 + CPU optimizer offload", on_gpu=("weights",), to_host=("gradients",),
+                    to_device=("weights",), directions_overlap=False,
+                    description=("ZeRO-3 with the optimizer on the CPU: the 16-bit weights split over the GPUs "
+                                 "too, gathered over the network when used; the host link moves what "
+                                 "ZeRO-Offload's does"),
+                    sources=(DEEPSPEED_ZERO3_OFFLOAD, ZERO_OFFLOAD)),
         OffloadPlan(name="optimizer state streamed", on_gpu=("weights", "gradients"), to_host=("optimizer",),
                     to_device=("optimizer",), directions_overlap=True,
                     description=("optimizer state in host memory, update on the GPU: the whole state read in "
@@ -343,6 +388,10 @@ class OffloadPath:
         Catalog memory tier that holds the bytes.
     gpus_sharing_memory : int
         GPUs whose offloaded bytes share that memory's bandwidth [-].
+    host : str or None
+        For memory in the host: the catalog host (``catalog.HOSTS``)
+        whose channels and speed set the memory's bandwidth; capacity and latency stay
+        those of ``memory`` (the server's). None for other memory.
     description : str
         One line for a reader.
     sources : tuple of Source
@@ -353,6 +402,7 @@ class OffloadPath:
     links: tuple
     memory: str
     gpus_sharing_memory: int = 1
+    host: str | None = None
     description: str = ""
     sources: tuple = ()
 
@@ -363,6 +413,8 @@ class OffloadPath:
         for name in links:
             catalog.link(name)
         catalog.memory_tier(self.memory)
+        if self.host is not None:
+            catalog.host(self.host)
         object.__setattr__(self, "links", links)
         object.__setattr__(self, "gpus_sharing_memory",
                            check_integer("OffloadPath.gpus_sharing_memory", self.gpus_sharing_memory, minimum=1))
@@ -374,8 +426,12 @@ class OffloadPath:
 
     @property
     def memory_tier(self) -> catalog.MemoryTier:
-        """The catalog memory tier."""
-        return catalog.memory_tier(self.memory)
+        """The memory at the end: the catalog tier, with the host's bandwidth where a host is given."""
+        tier = catalog.memory_tier(self.memory)
+        if self.host is None:
+            return tier
+        return catalog.host_memory_tier(self.host, capacity_bytes=tier.capacity_bytes, latency_s=tier.latency_s,
+                                        sources=tier.sources)
 
     @property
     def memory_bytes_per_s(self) -> float:
@@ -399,11 +455,16 @@ class OffloadPath:
         return None if capacity is None else capacity / self.gpus_sharing_memory
 
 
+#: The host of the paths in :data:`OFFLOAD_PATHS`: the 8-GPU server of 2023-24 (8 channels of DDR5-4800
+#: per socket). ``offload_path(name, host=...)`` puts another catalog host at the end of the same path.
+DEFAULT_HOST = "Xeon Platinum 8480C, 8 x DDR5-4800"
+
+
 def _paths():
     ddr = "Host DDR5 (one Xeon socket)"
     entries = [
         OffloadPath(name=f"host DDR5 over {link}", links=(link,), memory=ddr,
-                    gpus_sharing_memory=GPUS_PER_HOST_SOCKET,
+                    gpus_sharing_memory=GPUS_PER_HOST_SOCKET, host=DEFAULT_HOST,
                     description=f"the GPU's {link} link to its host; {GPUS_PER_HOST_SOCKET} GPUs share one socket's DDR5",
                     sources=(_HGX_REFERENCE,))
         for link in ("PCIe Gen3 x16", "PCIe Gen4 x16", "PCIe Gen5 x16", "PCIe Gen6 x16")
@@ -424,15 +485,43 @@ def _paths():
 OFFLOAD_PATHS = _paths()
 
 
-def offload_path(name: str) -> OffloadPath:
-    """The offload path called ``name`` (see :data:`OFFLOAD_PATHS`); an unknown name lists the valid ones.
+def offload_path(name, host=None) -> OffloadPath:
+    """The offload path called ``name`` (see :data:`OFFLOAD_PATHS`), with another host at its end if ``host`` is given.
 
     Parameters
     ----------
-    name : str
-        A key of :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones); an OffloadPath itself is returned as it is.
+    name : str or OffloadPath
+        A name from :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones), or a path.
+    host : str, optional
+        A catalog host (``catalog.HOSTS``) for a path that ends in host
+        memory: its memory channels and speed replace those of :data:`DEFAULT_HOST`.
+
+    Returns
+    -------
+    OffloadPath
+
+    Examples
+    --------
+    The GPUs' share of one socket's memory, on the 2023 host and on a 12-channel DDR5-6400 one:
+
+    >>> from interconnect_lab import units as u
+    >>> old = offload_path("host DDR5 over PCIe Gen6 x16")
+    >>> new = offload_path("host DDR5 over PCIe Gen6 x16", host="Xeon 6 6900P, 12 x DDR5-6400")
+    >>> old.memory_bytes_per_s / u.GB_per_s, new.memory_bytes_per_s / u.GB_per_s
+    (76.8, 153.6)
+    >>> round(old.read_bytes_per_s / u.GB_per_s, 1), round(new.read_bytes_per_s / u.GB_per_s, 1)   # Gen6 x16: 121
+    (76.8, 121.0)
     """
-    return resolve("offload path", name, OffloadPath, OFFLOAD_PATHS)
+    path = resolve("offload path", name, OffloadPath, OFFLOAD_PATHS)
+    if host is None or host == path.host:
+        return path
+    if path.host is None:
+        hosted = [n for n, p in OFFLOAD_PATHS.items() if p.host is not None]
+        raise ValueError(f"host = {host!r} is not valid for path {path.name!r}: its memory is not a host's; "
+                         f"paths to host memory are: {', '.join(map(repr, hosted))}")
+    check_choice("host", host, catalog.HOSTS)
+    return dataclasses.replace(path, name=f"{path.name} ({host})", host=host,
+                               description=f"{path.description}; host {host}")
 
 
 def transfer_time(to_host_bytes, to_device_bytes, path, *, directions_overlap=True):
@@ -574,13 +663,13 @@ def _compute_s(model, gpu, tokens, efficiencies):
 
 
 def offload_step(model, gpu, plan, path, *, tokens_per_gpu, shards=1, overlap_fraction=0.0,
-                 efficiencies=None) -> OffloadStep:
+                 efficiencies=None, host=None) -> OffloadStep:
     """Memory and step time of training with part of the state offloaded to host memory.
 
-    The state (:func:`training_state`) is split evenly over ``shards`` GPUs, as
-    ZeRO-3 splits it; the plan decides which parts of each GPU's share stay in
-    HBM and which cross the host link every step (:func:`transfer_time` over
-    ``path``). The GPU computes the model FLOPs of ``tokens_per_gpu`` tokens
+    The state (:func:`training_state`) is shared by ``shards`` GPUs; the plan
+    decides which parts stay in HBM (whole on every GPU where it replicates them,
+    as ZeRO-Offload does the 16-bit weights, otherwise each GPU's share) and which
+    cross the host link every step (:func:`transfer_time` over ``path``). The GPU computes the model FLOPs of ``tokens_per_gpu`` tokens
     (:func:`interconnect_lab.training.flops_per_token`) at the book's sustained
     matmul rate (``efficiencies.gemm`` x the GPU's measured matmul share of peak),
     and a fraction ``overlap_fraction`` of the transfers can run under that
@@ -617,6 +706,8 @@ def offload_step(model, gpu, plan, path, *, tokens_per_gpu, shards=1, overlap_fr
         Share of the transfers that can run under compute [-].
     efficiencies : training.Efficiencies, optional
         Defaults to :data:`interconnect_lab.training.DEFAULT_EFFICIENCIES`.
+    host : str, optional
+        A catalog host at the end of a path to host memory (see :func:`offload_path`).
 
     Returns
     -------
@@ -624,40 +715,142 @@ def offload_step(model, gpu, plan, path, *, tokens_per_gpu, shards=1, overlap_fr
 
     References
     ----------
-    Ren et al., USENIX ATC 2021 (ZeRO-Offload); Rajbhandari et al., SC21 (ZeRO-Infinity).
+    Ren et al., USENIX ATC 2021 (ZeRO-Offload); DeepSpeed, ZeRO-3 Offload (2021); Rajbhandari et al.,
+    SC21 (ZeRO-Infinity).
 
     Examples
     --------
-    Llama 3 70B on the 8 H100 of one server does not fit with its state in HBM;
-    ZeRO-Offload moves 4 bytes per parameter across PCIe each step and fits:
+    Llama 3 70B on the 8 H100 of one server does not fit with its state in HBM.
+    ZeRO-Offload keeps all 141 GB of 16-bit weights on every GPU and does not fit
+    either; ZeRO-3 with the optimizer on the CPU splits the weights too and fits.
+    Both move 4 bytes per parameter of each GPU's share across PCIe each step:
 
-    >>> none = offload_step("Llama 3 70B", "H100 SXM", "none", "host DDR5 over PCIe Gen5 x16",
-    ...                     tokens_per_gpu=8192, shards=8)
-    >>> offloaded = offload_step("Llama 3 70B", "H100 SXM", "ZeRO-Offload", "host DDR5 over PCIe Gen5 x16",
-    ...                          tokens_per_gpu=8192, shards=8)
-    >>> none.fits_hbm, offloaded.fits_hbm
-    (False, True)
-    >>> round((offloaded.to_host_bytes + offloaded.to_device_bytes) / (70.55e9 / 8), 2)
+    >>> kw = dict(tokens_per_gpu=8192, shards=8)
+    >>> steps = [offload_step("Llama 3 70B", "H100 SXM", plan, "host DDR5 over PCIe Gen5 x16", **kw)
+    ...          for plan in ("none", "ZeRO-Offload", "ZeRO-3 + CPU optimizer offload")]
+    >>> [s.fits_hbm for s in steps]
+    [False, False, True]
+    >>> round((steps[2].to_host_bytes + steps[2].to_device_bytes) / (70.55e9 / 8), 2)
     4.0
     """
     model = resolve("model", model, training.TransformerModel, training.MODELS)
     gpu = resolve("gpu", gpu, catalog.GPU, catalog.GPUS)
-    plan, path = offload_plan(plan), offload_path(path)
+    plan, path = offload_plan(plan), offload_path(path, host)
     efficiencies = efficiencies or training.DEFAULT_EFFICIENCIES
     shards = check_integer("shards", shards, minimum=1)
     tokens = check_number("tokens_per_gpu", tokens_per_gpu, unit="token", minimum=0, min_inclusive=False)
     overlap_fraction = check_number("overlap_fraction", overlap_fraction, minimum=0, maximum=1)
-    state = training_state(training.parameter_count(model) / shards,
+    state = training_state(training.parameter_count(model),
                            optimizer_bytes=efficiencies.optimizer_state_bytes_per_parameter)
-    moved = plan.bytes(state)
+    moved = plan.bytes(state, shards)
     transfer_s = transfer_time(moved["to_host"], moved["to_device"], path, directions_overlap=plan.directions_overlap)
     compute_s = _compute_s(model, gpu, tokens, efficiencies)
     return OffloadStep(model=model.name, gpu=gpu.name, plan=plan.name, path=path.name, shards=shards,
                        tokens_per_gpu=tokens, gpu_bytes=moved["gpu"], host_bytes=moved["host"],
-                       all_on_gpu_bytes=state.total_bytes, to_host_bytes=moved["to_host"],
+                       all_on_gpu_bytes=state.total_bytes / shards, to_host_bytes=moved["to_host"],
                        to_device_bytes=moved["to_device"], hbm_bytes=gpu.hbm_bytes,
                        host_capacity_bytes=path.capacity_per_gpu_bytes,
                        step=step_time(compute_s, transfer_s, overlap_fraction))
+
+
+@dataclass(frozen=True)
+class OffloadLimits:
+    """Where an offload plan stops fitting: the largest model whose state fits HBM, the host, and both.
+
+    Activations are not counted, so these are upper bounds.
+
+    Attributes
+    ----------
+    plan, gpu, path : str
+    shards : int
+        GPUs sharing the state [-].
+    hbm_parameters : float
+        Most parameters whose per-GPU state in HBM fits the GPU's HBM [-] (``inf`` if the
+        plan keeps nothing there).
+    host_parameters : float
+        Most parameters whose per-GPU share in host memory fits that GPU's share of it [-]
+        (``inf`` if nothing is offloaded; NaN if the path gives no capacity).
+    """
+
+    plan: str
+    gpu: str
+    path: str
+    shards: int
+    hbm_parameters: float
+    host_parameters: float
+
+    @property
+    def parameters(self) -> float:
+        """Most parameters that fit both [-] (the HBM limit where the host's is unknown)."""
+        return self.hbm_parameters if np.isnan(self.host_parameters) else min(self.hbm_parameters,
+                                                                                self.host_parameters)
+
+    @property
+    def limited_by(self) -> str:
+        """``"HBM"`` or ``"host memory"``: which runs out first."""
+        return "host memory" if self.parameters < self.hbm_parameters else "HBM"
+
+
+def offload_limits(plan, gpu, path="host DDR5 over PCIe Gen5 x16", *, shards=1, efficiencies=None,
+                   host=None) -> OffloadLimits:
+    """The largest model a plan fits on ``shards`` GPUs, by HBM and by host memory (no activations).
+
+    Per parameter, a GPU keeps :math:`\\sum_{p \\in \\text{HBM}} b_p / s_p` bytes in HBM,
+    with :math:`s_p = 1` for a part every GPU holds whole and :math:`s_p = d` for a
+    part split over the :math:`d` GPUs, and :math:`\\sum_{p \\in \\text{host}} b_p / d`
+    in host memory; the limit is the capacity over that.
+
+    Parameters
+    ----------
+    plan : OffloadPlan or str
+        A plan of :data:`OFFLOAD_PLANS`.
+    gpu : catalog.GPU or str
+        The GPU (its HBM).
+    path : OffloadPath or str
+        Where the host part lives (its capacity per GPU).
+    shards : int
+        GPUs sharing the state [-], >= 1.
+    efficiencies : training.Efficiencies, optional
+        For the optimizer's bytes per parameter.
+    host : str, optional
+        A catalog host at the end of the path (:func:`offload_path`).
+
+    Returns
+    -------
+    OffloadLimits
+
+    References
+    ----------
+    DeepSpeed, ZeRO-3 Offload (2021): "Unlike ZeRO-2 and ZeRO-Offload where the
+    parameters have to fit in the memory of a single GPU, ZeRO-3 Offload can
+    partition the parameters across GPUs".
+
+    Examples
+    --------
+    On 80 GB H100s, ZeRO-Offload stops at 40 billion parameters however many GPUs share the
+    state (2 bytes per weight, whole on every GPU); ZeRO-3 with CPU offload grows with them:
+
+    >>> for plan in ("ZeRO-Offload", "ZeRO-3 + CPU optimizer offload"):
+    ...     limits = [offload_limits(plan, "H100 SXM", shards=d) for d in (1, 8)]
+    ...     print(plan, [round(x.hbm_parameters / 1e9) for x in limits], limits[1].limited_by)
+    ZeRO-Offload [40, 40] HBM
+    ZeRO-3 + CPU optimizer offload [40, 320] host memory
+    """
+    plan = offload_plan(plan)
+    gpu = resolve("gpu", gpu, catalog.GPU, catalog.GPUS)
+    path = offload_path(path, host)
+    shards = check_integer("shards", shards, minimum=1)
+    efficiencies = efficiencies or training.DEFAULT_EFFICIENCIES
+    per_parameter = plan.bytes(training_state(1.0, optimizer_bytes=efficiencies.optimizer_state_bytes_per_parameter),
+                               shards)
+    hbm = gpu.hbm_bytes / per_parameter["gpu"] if per_parameter["gpu"] > 0 else np.inf
+    capacity = path.capacity_per_gpu_bytes
+    if per_parameter["host"] == 0:
+        host_limit = np.inf
+    else:
+        host_limit = np.nan if capacity is None else capacity / per_parameter["host"]
+    return OffloadLimits(plan=plan.name, gpu=gpu.name, path=path.name, shards=shards, hbm_parameters=float(hbm),
+                         host_parameters=float(host_limit))
 
 
 # ============================================================================
@@ -714,7 +907,7 @@ class DecodeStep:
 
 
 def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, path=None, gpus=1,
-                bytes_per_element=2.0, weight_bytes=2.0, overlap_fraction=1.0) -> DecodeStep:
+                bytes_per_element=2.0, weight_bytes=2.0, overlap_fraction=1.0, host=None) -> DecodeStep:
     """Time of one decode step when a share of the KV cache lives across the host link.
 
     Generating one token per sequence reads every weight once and every
@@ -755,6 +948,8 @@ def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, 
         Bytes per weight [B].
     overlap_fraction : float
         Share of the host-link reads hidden under the HBM reads [-].
+    host : str, optional
+        A catalog host at the end of a path to host memory (:func:`offload_path`).
 
     Returns
     -------
@@ -785,7 +980,7 @@ def decode_step(model, gpu, *, context_tokens, batch=1, offloaded_fraction=0.0, 
                              f"(one of {', '.join(map(repr, OFFLOAD_PATHS))})")
         link_s = np.zeros(np.shape(offloaded))
     else:
-        link_s = transfer_time(0.0, offloaded, offload_path(path))
+        link_s = transfer_time(0.0, offloaded, offload_path(path, host))
     hbm_s = (weights + np.subtract(kv, offloaded)) / gpu.hbm_bandwidth_bytes_per_s
     return DecodeStep(weights_bytes=float(weights), kv_bytes=as_output(kv), kv_offloaded_bytes=as_output(offloaded),
                       hbm_bytes=gpu.hbm_bytes, batch=batch,

@@ -696,6 +696,9 @@ def gpu_transfer(size_bytes, path, *, nic, pcie_bytes_per_s=None, latency_s=None
     if not isinstance(nic, catalog.NIC):
         raise TypeError(f"nic must be a catalog NIC (e.g. catalog.nic('ConnectX-7')), got {nic!r}")
     if pcie_bytes_per_s is None:
+        if nic.host_link is None:
+            raise ValueError(f"pcie_bytes_per_s is needed: the catalog gives no host link for {nic.name!r} "
+                             "(its vendor has not published one); pass the NIC's PCIe rate per direction [B/s]")
         pcie_bytes_per_s = catalog.link(nic.host_link).per_direction_bytes_per_s
     pcie = check_number("pcie_bytes_per_s", pcie_bytes_per_s, unit="B/s", minimum=0, min_inclusive=False)
     memory = check_number("host_memory_bytes_per_s", host_memory_bytes_per_s, unit="B/s", minimum=0,

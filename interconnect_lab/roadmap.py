@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from . import catalog
 from ._validation import check_integer, check_number
 from .pricebook import H100_ETHERNET_PRICES, PriceBook, transceiver
-from .topology import fat_tree, max_hosts
+from .topology import MultiPlaneFatTree, fat_tree, max_hosts, multi_plane_fat_tree
 
 __all__ = [
-    "tensor_parallel_all_reduce_time", "ScaleUpRow", "scale_up_comparison", "FatTreeReach", "fat_tree_reach",
+    "ScaleUpStatus", "scale_up_status_table", "tensor_parallel_all_reduce_time", "ScaleUpRow", "scale_up_comparison", "FatTreeReach", "fat_tree_reach",
     "MultiPlaneFabric", "multi_plane_fabric", "NetworkParts", "network_parts", "GenerationGrowth",
     "generation_growth",
 ]
@@ -37,6 +37,12 @@ def _fabric(fabric):
 
 
 def _usable_bandwidth(entry, group, ports_per_accelerator):
+    if ports_per_accelerator is None and entry.accelerator_per_direction_bytes_per_s is not None:
+        # The vendor gives the accelerator's total (links of several rates, or no port rate at all).
+        return entry.accelerator_per_direction_bytes_per_s
+    if entry.port_per_direction_bytes_per_s is None:
+        raise ValueError(f"{entry.name} publishes no port rate: it cannot be priced port by port "
+                         "(omit ports_per_accelerator to use its total)")
     ports = entry.ports_per_accelerator if ports_per_accelerator is None else ports_per_accelerator
     if ports is None:
         raise ValueError(f"ports_per_accelerator is needed: {entry.name} leaves the number of ports per "
@@ -45,7 +51,60 @@ def _usable_bandwidth(entry, group, ports_per_accelerator):
     if entry.topology == "full mesh":
         # A mesh gives each peer one link: a group of g uses only g - 1 of a GPU's links.
         ports = min(ports, group - 1)
+    # A switch gives every member all its ports; a torus at best all of them too, for a group laid out
+    # along every axis (an upper bound: a group along one axis uses two).
     return ports * entry.port_per_direction_bytes_per_s
+
+
+@dataclass(frozen=True)
+class ScaleUpStatus:
+    """One row of the scale-up fabrics' status table (chapter 14).
+
+    Attributes
+    ----------
+    fabric, owner, openness, topology : str
+        As in the catalog entry.
+    status, since, as_of : str
+        Where it stands, since when, and when that was last checked (ISO).
+    expected_by : str or None
+        For a forward-looking status, when its next step is expected (ISO).
+    max_accelerators : int or None
+        Largest one-hop domain [-]; None where the entry fixes none.
+    per_accelerator_bytes_per_s : float or None
+        What one accelerator can send at once, one direction [B/s]; None where the
+        specification leaves the ports to the chip designer.
+    """
+
+    fabric: str
+    owner: str
+    openness: str
+    topology: str
+    status: str
+    since: str
+    as_of: str
+    expected_by: str | None
+    max_accelerators: int | None
+    per_accelerator_bytes_per_s: float | None
+
+
+def scale_up_status_table():
+    """Every scale-up fabric of the catalog with its status, as-of and expected-by dates, in catalog order.
+
+    Returns
+    -------
+    list of ScaleUpStatus
+
+    Examples
+    --------
+    >>> rows = scale_up_status_table()
+    >>> [(r.fabric, r.status, r.expected_by) for r in rows if r.fabric.startswith("UALink ")][1:]
+    [('UALink 200G 1.0', 'specification', '2027'), ('UALink 2.0', 'specification', '2027')]
+    """
+    return [ScaleUpStatus(fabric=f.name, owner=f.owner, openness=f.openness, topology=f.topology, status=f.status,
+                          since=f.status_date, as_of=f.as_of, expected_by=f.expected_by,
+                          max_accelerators=f.max_accelerators,
+                          per_accelerator_bytes_per_s=f.per_accelerator_per_direction_bytes_per_s)
+            for f in catalog.SCALE_UP_FABRICS.values()]
 
 
 def tensor_parallel_all_reduce_time(fabric, message_bytes, group, *, ports_per_accelerator=None):
@@ -93,6 +152,9 @@ def tensor_parallel_all_reduce_time(fabric, message_bytes, group, *, ports_per_a
     entry = _fabric(fabric)
     message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False,
                                  maximum=1e30, scalar=True)
+    if entry.max_accelerators is None:
+        raise ValueError(f"fabric = {entry.name!r} fixes no domain size or rate (a requirements specification): "
+                         "it has no all-reduce time; choose a fabric with max_accelerators")
     group = check_integer("group", group, minimum=2, maximum=entry.max_accelerators)
     bandwidth = _usable_bandwidth(entry, group, ports_per_accelerator)
     return 2 * (group - 1) / group * message_bytes / bandwidth
@@ -136,13 +198,14 @@ def scale_up_comparison(message_bytes, group=8, *, open_ports=8):
     Returns
     -------
     list of ScaleUpRow
-        In catalog order.
+        In catalog order, for every fabric with a domain size and a rate (a
+        requirements specification such as ESUN's fixes neither and is left out).
 
     Examples
     --------
     >>> rows = scale_up_comparison(256e6, 8)
-    >>> [round(r.per_accelerator_bytes_per_s / 1e9) for r in rows]
-    [900, 900, 448, 800, 800, 200]
+    >>> [(r.fabric.name[:12], round(r.per_accelerator_bytes_per_s / 1e9)) for r in rows][:4]
+    [('NVLink 5 (GB', 900), ('NVLink 6 (Ve', 1800), ('NVLink Fusio', 900), ('Infinity Fab', 448)]
     """
     message_bytes = check_number("message_bytes", message_bytes, unit="B", minimum=0, min_inclusive=False,
                                  maximum=1e30, scalar=True)
@@ -150,8 +213,11 @@ def scale_up_comparison(message_bytes, group=8, *, open_ports=8):
     open_ports = check_integer("open_ports", open_ports, minimum=1)
     rows = []
     for entry in catalog.SCALE_UP_FABRICS.values():
+        if entry.max_accelerators is None:
+            continue
         g = min(group, entry.max_accelerators)
-        ports = open_ports if entry.ports_per_accelerator is None else None
+        ports = open_ports if (entry.ports_per_accelerator is None
+                               and entry.accelerator_per_direction_bytes_per_s is None) else None
         rows.append(ScaleUpRow(fabric=entry, group=g,
                                per_accelerator_bytes_per_s=_usable_bandwidth(entry, g, ports),
                                all_reduce_s=tensor_parallel_all_reduce_time(entry, message_bytes, g,
@@ -219,41 +285,16 @@ def fat_tree_reach(switch="Tomahawk 6", ways=(1, 2, 8)):
     return rows
 
 
-@dataclass(frozen=True)
-class MultiPlaneFabric:
-    """Each GPU's NIC split into planes, one fat tree per plane.
-
-    Attributes
-    ----------
-    gpus : int
-    planes : int
-        NIC ports per GPU, one per plane [-].
-    plane_tree : topology.FatTree
-        The fat tree of one plane.
-    """
-
-    gpus: int
-    planes: int
-    plane_tree: object
-
-    @property
-    def switches(self) -> int:
-        """Switches of all planes [-]."""
-        return self.planes * self.plane_tree.switches
-
-    @property
-    def tiers(self) -> int:
-        """Tiers of each plane [-]."""
-        return self.plane_tree.tiers
-
-    @property
-    def links(self) -> int:
-        """Cables of all planes [-]."""
-        return self.planes * self.plane_tree.cables
+#: Each GPU's NIC split into planes, one fat tree per plane (kept for chapter 14's readers; the model is
+#: :class:`interconnect_lab.topology.MultiPlaneFatTree`, with ``split="port"``).
+MultiPlaneFabric = MultiPlaneFatTree
 
 
 def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
     """Split each GPU's NIC into ports of the switch's (broken-out) rate, one fat tree per plane.
+
+    The planes follow from the rates: ``nic_bytes_per_s`` over the switch port's; the fabric is
+    :func:`interconnect_lab.topology.multi_plane_fat_tree` with ``split="port"``.
 
     Parameters
     ----------
@@ -268,7 +309,7 @@ def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
 
     Returns
     -------
-    MultiPlaneFabric
+    topology.MultiPlaneFatTree
 
     Examples
     --------
@@ -286,7 +327,7 @@ def multi_plane_fabric(gpus, *, nic_bytes_per_s, switch="Tomahawk 6", ways=8):
     if abs(planes - round(planes)) > 1e-9 or round(planes) < 1:
         raise ValueError(f"nic_bytes_per_s = {nic:g} B/s is not valid for {entry.name}: it must be a whole "
                          f"number of its {entry.port_per_direction_bytes_per_s:g} B/s ports")
-    return MultiPlaneFabric(gpus=gpus, planes=int(round(planes)), plane_tree=fat_tree(gpus, switch=entry))
+    return multi_plane_fat_tree(gpus, int(round(planes)), split="port", switch=entry)
 
 
 @dataclass(frozen=True)
@@ -405,6 +446,8 @@ class GenerationGrowth:
         Scale-up bandwidth per GPU, new over old [-].
     scale_out_ratio : float
         NIC rate per GPU, new over old [-].
+    old_nic, new_nic : str
+        The NICs compared.
     """
 
     old: str
@@ -413,6 +456,8 @@ class GenerationGrowth:
     fp8_ratio: float
     scale_up_ratio: float
     scale_out_ratio: float
+    old_nic: str = ""
+    new_nic: str = ""
 
     @property
     def compute_to_scale_out(self) -> float:
@@ -420,15 +465,31 @@ class GenerationGrowth:
         return self.bf16_ratio / self.scale_out_ratio
 
 
-def generation_growth(old="H100 SXM", new="B200", *, old_nic="ConnectX-7", new_nic="ConnectX-8"):
+def _shipped_nic(gpu_name):
+    """The compute-fabric NIC the catalog's systems pair with ``gpu_name``, one per GPU."""
+    nics = {system.nic for system in catalog.SYSTEMS.values()
+            if system.gpu == gpu_name and system.nic is not None and system.nics == system.gpus}
+    if len(nics) != 1:
+        found = ", ".join(sorted(nics)) or "none"
+        raise ValueError(f"the catalog's systems pair {gpu_name!r} with {found} NIC(s), one per GPU: pass the "
+                         "NIC (old_nic or new_nic) explicitly")
+    return nics.pop()
+
+
+def generation_growth(old="H100 SXM", new="B200", *, old_nic=None, new_nic=None):
     """Growth of compute and of both networks between two GPU generations, from the catalog.
+
+    Each GPU is paired by default with the network adapter the catalog's systems
+    ship it with, one per GPU: a DGX H100 has eight 400 Gb/s ConnectX-7, and so
+    does a DGX B200 (NVIDIA's user guide); the 800 Gb/s ConnectX-8 came with
+    B300 and GB300.
 
     Parameters
     ----------
     old, new : str
         Catalog GPUs, each with an FP8 rate.
-    old_nic, new_nic : str
-        Catalog NICs each generation ships with (one per GPU).
+    old_nic, new_nic : str, optional
+        Catalog NICs to pair them with instead (a what-if).
 
     Returns
     -------
@@ -436,22 +497,29 @@ def generation_growth(old="H100 SXM", new="B200", *, old_nic="ConnectX-7", new_n
 
     Examples
     --------
+    H100 to B200: compute 2.27x at equal precision, NVLink 2x, and the NIC unchanged
+    (ConnectX-7 in both DGX systems), so each byte of network feeds 2.27x the compute.
+
     >>> g = generation_growth()
-    >>> round(g.bf16_ratio, 2), g.scale_up_ratio, g.scale_out_ratio
-    (2.27, 2.0, 2.0)
+    >>> round(g.bf16_ratio, 2), g.scale_up_ratio, g.scale_out_ratio, round(g.compute_to_scale_out, 2)
+    (2.27, 2.0, 1.0, 2.27)
+    >>> generation_growth("H100 SXM", "B300").scale_out_ratio      # ConnectX-7 to ConnectX-8
+    2.0
     """
     gpus = [catalog.gpu(old), catalog.gpu(new)]
     links = [catalog.link(g.scale_up_link) for g in gpus]
-    nics = [catalog.nic(old_nic), catalog.nic(new_nic)]
     for argument, gpu in (("old", gpus[0]), ("new", gpus[1])):
         if gpu.fp8_flop_per_s is None:
             with_fp8 = ", ".join(repr(name) for name, g in catalog.GPUS.items() if g.fp8_flop_per_s is not None)
             raise ValueError(f"{argument} = {gpu.name!r} is not valid here: the catalog has no FP8 rate for it; "
                              f"GPUs with one are: {with_fp8}")
+    nics = [catalog.nic(old_nic if old_nic is not None else _shipped_nic(gpus[0].name)),
+            catalog.nic(new_nic if new_nic is not None else _shipped_nic(gpus[1].name))]
     up = [link.per_direction_bytes_per_s * link.links_per_gpu for link in links]
     return GenerationGrowth(
         old=gpus[0].name, new=gpus[1].name,
         bf16_ratio=gpus[1].bf16_flop_per_s / gpus[0].bf16_flop_per_s,
         fp8_ratio=gpus[1].fp8_flop_per_s / gpus[0].fp8_flop_per_s,
         scale_up_ratio=up[1] / up[0],
-        scale_out_ratio=nics[1].per_direction_bytes_per_s / nics[0].per_direction_bytes_per_s)
+        scale_out_ratio=nics[1].per_direction_bytes_per_s / nics[0].per_direction_bytes_per_s,
+        old_nic=nics[0].name, new_nic=nics[1].name)

@@ -32,9 +32,11 @@ __all__ = [
     "Specification", "Consortium", "PerformanceClaim",
     "ROCE_V2", "ULTRA_ETHERNET_CONSORTIUM", "ULTRA_ETHERNET_1_0",
     "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s", "NCCL_IB_TIMEOUT_DEFAULT", "NCCL_IB_RETRY_CNT_DEFAULT",
+    "ADAPTIVE_RETRANSMISSION_SOURCE", "ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S",
+    "ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR", "worst_case_loss_stall_s",
     "NCCL_IB_QPS_PER_CONNECTION_DEFAULT",
     "SPECTRUM_X_CLAIM", "SMARTT_CLAIM", "JERICHO3_AI_CLAIM",
-    "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA",
+    "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA", "PCIE_7_0", "PCIE_7_0_RELEASE", "CXL_4_0_RELEASE",
 ]
 
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -267,6 +269,63 @@ def local_ack_timeout_s(exponent):
     return math.inf if exponent == 0 else LOCAL_ACK_TIMEOUT_UNIT_S * 2.0**exponent
 
 
+#: Where the adaptive retransmission of NVIDIA's ConnectX adapters is documented.
+ADAPTIVE_RETRANSMISSION_SOURCE = Source(
+    title="NVIDIA, Adaptive Retransmission: Parameters Control", year=2025,
+    url="https://docs.nvidia.com/networking/display/adaptiveretransmissionparameterscontrol",
+    note="'Adaptive Retransmission (ADP) Algorithm timeout adjustments is introduced in the April 2025 GA firmware "
+         "for all NICs supporting the standard ADP algorithm'; 'adp_retx_base_timeout_min - Minimum base timeout "
+         "enforced by firmware: 0xFA0 (4000 nanoseconds, i.e., 4 microseconds)'; the timeout starts from a "
+         "randomised initial value and doubles through configured ranges; roce_adp_retrans_en enables it; 'The "
+         "current design may introduce up to a 4x delay in the effective timeout'. Last updated 18 Aug 2025")
+
+#: The smallest base timeout ConnectX firmware allows its adaptive retransmission to start from [s]: where
+#: it is on, a lost packet is resent microseconds to milliseconds later, not after the Local ACK Timeout.
+ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S: float = 4 * u.us
+
+#: How much later than configured the adaptive timeout may fire, by NVIDIA's note [-].
+ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR: float = 4.0
+
+
+def worst_case_loss_stall_s(exponent=None, retries=None):
+    """The longest a reliable connection waits on a lost last packet before it gives up [s].
+
+    With adaptive retransmission off (or on an adapter without it) every retry waits the
+    full Local ACK Timeout, :math:`4.096\\,\\mu s \\times 2^{n}`, and the connection reports an
+    error after ``retries`` retries:
+
+    .. math:: t_\\text{worst} = (1 + r)\\, 4.096\\,\\mu s \\times 2^{n}
+
+    where the first interval is the one that detects the loss. This is the worst case; ConnectX
+    adapters with adaptive retransmission enabled start from a base timeout of microseconds
+    (:data:`ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S`) and resend far sooner.
+
+    Parameters
+    ----------
+    exponent : int, optional
+        ``NCCL_IB_TIMEOUT``, 1 to 31; NCCL's default (:data:`NCCL_IB_TIMEOUT_DEFAULT`) if omitted.
+    retries : int, optional
+        ``NCCL_IB_RETRY_CNT``, 0 to 7; NCCL's default if omitted.
+
+    Returns
+    -------
+    float
+        Seconds until the connection errors out.
+
+    Examples
+    --------
+    >>> round(worst_case_loss_stall_s(), 1)                 # 8 intervals of 4.3 s under NCCL's defaults
+    34.4
+    >>> round(worst_case_loss_stall_s(exponent=18, retries=0), 2)
+    1.07
+    """
+    exponent = NCCL_IB_TIMEOUT_DEFAULT if exponent is None else check_integer("exponent", exponent, minimum=1,
+                                                                            maximum=31)
+    retries = NCCL_IB_RETRY_CNT_DEFAULT if retries is None else check_integer("retries", retries, minimum=0,
+                                                                            maximum=7)
+    return (1 + retries) * local_ack_timeout_s(exponent)
+
+
 # Performance claims (checked in the book, never used by a model) --------------------------------
 
 SPECTRUM_X_CLAIM = PerformanceClaim(
@@ -311,6 +370,30 @@ JERICHO3_AI_CLAIM = PerformanceClaim(
 _CXL_BODY = "CXL Consortium"
 
 #: CXL generations: what each added. Rates and PHYs are in the catalog (``"CXL 2.0 x16"``...).
+#: The CXL Consortium's own release of CXL 4.0 (BusinessWire, 18 Nov 2025), read in a verbatim reprint.
+CXL_4_0_RELEASE = Source(
+    title="CXL Consortium, CXL Consortium Releases the Compute Express Link 4.0 Specification Increasing Speed and "
+          "Bandwidth (press release, BusinessWire, via a syndicated copy)", year=2025,
+    url=("http://business.sherbrookerecord.com/sherbrookerecord/article/bizwire-2025-11-18-cxl-consortium-releases-"
+         "the-compute-express-link-40-specification-increasing-speed-and-bandwidth"),
+    note="BEAVERTON, Ore., 18 Nov 2025: 'Doubles the bandwidth to 128GTs with zero added latency'; 256B Flit "
+         "format kept; native x2 width; up to four retimers; bundled ports; 'The new specification is released "
+         "to the public'")
+
+#: PCI-SIG's release of PCIe 7.0 (11 June 2025), read in a verbatim reprint.
+PCIE_7_0_RELEASE = Source(
+    title="PCI-SIG, PCI-SIG Releases PCIe 7.0 Specification (press release, via Memorys news)", year=2025,
+    url="https://en.memorys.com/news/view?id=14461",
+    note="'Delivers 128.0 GT/s raw bit rate and up to 512 GB/s bi-directionally via x16 configuration'; PAM4 "
+         "signalling and Flit-based encoding; released 11 June 2025 (date per the research notes of 2026-12-07 "
+         "and a StorageNewsletter reprint of 16 June 2025)")
+
+PCIE_7_0 = Specification(
+    name="PCI Express 7.0", body="PCI-SIG", released="2025-06-11",
+    scope="128 GT/s per lane, PAM4 and 256-byte Flits as in PCIe 6.0: 512 GB/s for x16 with both directions added",
+    sources=(PCIE_7_0_RELEASE,),
+)
+
 CXL_SPECIFICATIONS: tuple[Specification, ...] = (
     Specification(
         name="CXL 1.1", body=_CXL_BODY, released="2019-06",
@@ -354,11 +437,7 @@ CXL_SPECIFICATIONS: tuple[Specification, ...] = (
     Specification(
         name="CXL 4.0", body=_CXL_BODY, released="2025-11-18",
         scope="the PCIe 7.0 PHY (128 GT/s) and bundled ports",
-        sources=(Source(title="Introl, CXL 4.0 and the interconnect wars", year=2025,
-                        url="https://introl.com/blog/cxl-4-0-infrastructure-planning-guide-memory-pooling-2025",
-                        estimate=True,
-                        note="secondary: 'released CXL 4.0 on November 18, 2025, doubling bandwidth to 128 GT/s via "
-                             "PCIe 7.0 and introducing bundled ports'; the consortium's release was not read"),),
+        sources=(CXL_4_0_RELEASE,),
     ),
 )
 

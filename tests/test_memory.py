@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fuzzing import Case, choice, count, flag, fraction, make_tests, nonnegative, positive
+from fuzzing import Case, choice, count, flag, fraction, make_tests, nonnegative, optional, positive
 
 from interconnect_lab import catalog, memory as m, memory, published, training as tr, training, units as u
 
@@ -91,6 +91,71 @@ def test_zero_offload_moves_four_bytes_per_parameter():
     assert streamed["to_host"] == streamed["to_device"] == 12e9
 
 
+def test_issue_37_error_3_zero_offload_keeps_every_weight_on_every_gpu():
+    # Issue 37, error 3. DeepSpeed: "ZeRO-Offload extends ZeRO-2"; "Unlike ZeRO-2 and ZeRO-Offload where the
+    # parameters have to fit in the memory of a single GPU, ZeRO-3 Offload can partition the parameters
+    # across GPUs". The book's old "ZeRO-Offload" split the weights: that is ZeRO-3 with CPU offload.
+    model = tr.transformer_model("Llama 3 70B")
+    weights = 2 * tr.parameter_count(model)
+    zo = m.offload_step(model, "H100 SXM", "ZeRO-Offload", PCIE5, tokens_per_gpu=8192, shards=8)
+    z3 = m.offload_step(model, "H100 SXM", "ZeRO-3 + CPU optimizer offload", PCIE5, tokens_per_gpu=8192, shards=8)
+    assert zo.gpu_bytes == pytest.approx(weights)                  # 141 GB on every GPU, whatever the shards
+    assert weights > catalog.gpu("H100 SXM").hbm_bytes and not zo.fits_hbm
+    assert z3.gpu_bytes == pytest.approx(weights / 8) and z3.fits_hbm
+    # Both move each GPU's share across PCIe: 2 bytes per parameter out, 2 back.
+    assert (zo.to_host_bytes, zo.to_device_bytes) == (z3.to_host_bytes, z3.to_device_bytes)
+    assert zo.host_bytes == z3.host_bytes == pytest.approx(14 * tr.parameter_count(model) / 8)
+
+
+def test_where_each_plan_stops_fitting():
+    # 80 GB of HBM over 2 bytes per weight: 40 billion parameters for ZeRO-Offload at any data-parallel size.
+    h100 = catalog.gpu("H100 SXM")
+    for shards in (1, 8, 512):
+        assert m.offload_limits("ZeRO-Offload", h100, shards=shards).hbm_parameters == pytest.approx(40e9)
+    z3 = m.offload_limits("ZeRO-3 + CPU optimizer offload", h100, shards=8)
+    assert z3.hbm_parameters == pytest.approx(8 * 40e9)
+    host_share = m.offload_path(PCIE5).capacity_per_gpu_bytes          # 2 TB over 8 GPUs
+    assert z3.host_parameters == pytest.approx(host_share * 8 / 14)    # 14 bytes per parameter in host memory
+    assert z3.parameters == min(z3.hbm_parameters, z3.host_parameters)
+    assert m.offload_limits("none", h100, shards=8).host_parameters == np.inf
+    assert m.offload_limits("ZeRO-Infinity", h100, shards=8).hbm_parameters == np.inf
+    with pytest.raises(ValueError, match="shards = 0"):
+        m.offload_limits("ZeRO-Offload", h100, shards=0)
+
+
+@given(shards=st.integers(1, 4096), parameters=st.floats(1e6, 1e13))
+@settings(max_examples=60, deadline=None)
+def test_a_replicated_part_counts_whole_and_the_rest_splits(shards, parameters):
+    state = m.training_state(parameters)
+    zo = m.offload_plan("ZeRO-Offload").bytes(state, shards)
+    z3 = m.offload_plan("ZeRO-3 + CPU optimizer offload").bytes(state, shards)
+    assert zo["gpu"] == pytest.approx(state.weights_bytes)
+    assert z3["gpu"] == pytest.approx(state.weights_bytes / shards)
+    assert zo["host"] == pytest.approx(z3["host"]) == pytest.approx(
+        (state.gradients_bytes + state.optimizer_bytes) / shards)
+
+
+def test_the_host_is_a_parameter_of_a_path_to_host_memory():
+    # Issue 37, error 4: the chapter's own formula on a 12-channel DDR5-6400 host gives PCIe Gen6 about
+    # twice Gen5 for ZeRO-Offload's one-way copies; on the 2023 host (8 x DDR5-4800) barely more.
+    plan, kw = "ZeRO-3 + CPU optimizer offload", dict(tokens_per_gpu=8192, shards=8)
+    old = {g: m.offload_step("Llama 3 70B", "H100 SXM", plan, f"host DDR5 over PCIe {g} x16", **kw)
+           for g in ("Gen5", "Gen6")}
+    new = {g: m.offload_step("Llama 3 70B", "H100 SXM", plan, f"host DDR5 over PCIe {g} x16",
+                             host="Xeon 6 6900P, 12 x DDR5-6400", **kw) for g in ("Gen5", "Gen6")}
+    assert old["Gen5"].transfer_s / old["Gen6"].transfer_s == pytest.approx(76.8 / 63.015, rel=1e-3)  # 1.22x
+    assert new["Gen5"].transfer_s / new["Gen6"].transfer_s == pytest.approx(121.0 / 63.015, rel=1e-3)  # 1.92x
+    assert new["Gen5"].transfer_s == pytest.approx(old["Gen5"].transfer_s)   # Gen5 was never memory-bound
+    path = m.offload_path("host DDR5 over PCIe Gen6 x16", host="Xeon 6 6900P, 12 x MRDIMM-8800")
+    assert path.memory_bytes_per_s == pytest.approx(12 * 8800e6 * 8 / 4)
+    assert path.capacity_per_gpu_bytes == m.offload_path("host DDR5 over PCIe Gen6 x16").capacity_per_gpu_bytes
+    with pytest.raises(ValueError, match="host = 'Xeon 6 6900P, 12 x DDR5-6400' is not valid for path "
+                                         "'Grace LPDDR5X over NVLink-C2C'"):
+        m.offload_path("Grace LPDDR5X over NVLink-C2C", host="Xeon 6 6900P, 12 x DDR5-6400")
+    with pytest.raises(ValueError, match="unknown host 'Xeon 7'"):
+        m.offload_path(PCIE5, host="Xeon 7")
+
+
 def test_unknown_plan_and_path_list_the_valid_ones():
     with pytest.raises(ValueError, match="valid offload plan names are: 'none', 'ZeRO-Offload'"):
         m.offload_plan("ZeRO-5")
@@ -169,9 +234,10 @@ def test_no_offload_costs_nothing_and_may_not_fit():
     assert not step.fits_hbm
 
 
-def test_zero_offload_step_by_hand():
+def test_zero3_cpu_offload_step_by_hand():
     model, gpu = tr.transformer_model("Llama 3 70B"), catalog.gpu("H100 SXM")
-    step = m.offload_step(model, gpu, "ZeRO-Offload", PCIE5, tokens_per_gpu=8192, shards=8, overlap_fraction=0.5)
+    step = m.offload_step(model, gpu, "ZeRO-3 + CPU optimizer offload", PCIE5, tokens_per_gpu=8192, shards=8,
+                          overlap_fraction=0.5)
     per_gpu = tr.parameter_count(model) / 8
     assert step.to_host_bytes == step.to_device_bytes == 2 * per_gpu
     link = catalog.link("PCIe Gen5 x16").per_direction_bytes_per_s
@@ -185,7 +251,8 @@ def test_zero_offload_step_by_hand():
 
 def test_offload_cost_falls_with_tokens_and_faster_paths_and_is_nearly_size_free():
     tokens = np.array([2048, 8192, 32768])
-    steps = {path: m.offload_step("Llama 3 70B", "H100 SXM", "ZeRO-Offload", path, tokens_per_gpu=tokens, shards=8)
+    steps = {path: m.offload_step("Llama 3 70B", "H100 SXM", "ZeRO-3 + CPU optimizer offload", path,
+                                  tokens_per_gpu=tokens, shards=8)
              for path in m.OFFLOAD_PATHS}
     for step in steps.values():
         assert np.all(np.diff(step.added_fraction) < 0)
@@ -193,8 +260,10 @@ def test_offload_cost_falls_with_tokens_and_faster_paths_and_is_nearly_size_free
     c2c = steps["Grace LPDDR5X over NVLink-C2C"]
     assert np.all(gen3.added_fraction > gen5.added_fraction) and np.all(gen5.added_fraction > c2c.added_fraction)
     # The model's size cancels: bytes moved and FLOPs both scale with it (attention and logits aside).
-    small = m.offload_step("Llama 3 8B", "H100 SXM", "ZeRO-Offload", PCIE5, tokens_per_gpu=8192, shards=8)
-    large = m.offload_step("Llama 3 405B", "H100 SXM", "ZeRO-Offload", PCIE5, tokens_per_gpu=8192, shards=8)
+    small = m.offload_step("Llama 3 8B", "H100 SXM", "ZeRO-3 + CPU optimizer offload", PCIE5, tokens_per_gpu=8192,
+                           shards=8)
+    large = m.offload_step("Llama 3 405B", "H100 SXM", "ZeRO-3 + CPU optimizer offload", PCIE5, tokens_per_gpu=8192,
+                           shards=8)
     assert small.added_fraction == pytest.approx(large.added_fraction, rel=0.35)
 
 
@@ -271,7 +340,11 @@ FUZZ_CASES = [
     Case(memory.training_state, dict(model_or_parameters=count(1, 10 ** 13),
                                      parameter_bytes=positive(0.5, 8), gradient_bytes=positive(0.5, 8))),
     Case(memory.offload_plan, dict(name=choice(tuple(memory.OFFLOAD_PLANS)))),
-    Case(memory.offload_path, dict(name=choice(tuple(memory.OFFLOAD_PATHS)))),
+    Case(memory.offload_path, dict(name=choice(tuple(memory.OFFLOAD_PATHS)),
+                                   host=optional(choice(tuple(catalog.HOSTS))))),
+    Case(memory.offload_limits, dict(plan=choice(tuple(memory.OFFLOAD_PLANS)), gpu=choice(tuple(catalog.GPUS)),
+                                     path=choice(tuple(memory.OFFLOAD_PATHS)), shards=count(1, 4096)),
+         infinite=("hbm_parameters", "host_parameters", "parameters")),
     Case(memory.transfer_time, dict(to_host_bytes=size, to_device_bytes=size,
                                     path=choice(tuple(memory.OFFLOAD_PATHS)), directions_overlap=flag())),
 ]

@@ -7,10 +7,11 @@ from interconnect_lab.sources import Source
 
 
 def all_entries():
-    """Every catalog table (a public mapping of name to entry), flattened."""
+    """Every catalog table (a public mapping of name to entry), flattened; a mapping of plain numbers
+    (catalog.DISTRIBUTION_VOLTS) is a constant, not a table."""
     for name in dir(catalog):
         table = getattr(catalog, name)
-        if name.isupper() and hasattr(table, "values"):
+        if name.isupper() and hasattr(table, "values") and not all(isinstance(v, float) for v in table.values()):
             yield from table.values()
 
 
@@ -20,9 +21,10 @@ def test_catalog_is_not_empty():
 
 def test_source_check_covers_every_table():
     tables = {name for name in dir(catalog) if name.isupper() and hasattr(getattr(catalog, name), "values")}
-    assert {"GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS"} <= tables
+    assert {"GPUS", "LINKS", "SWITCHES", "NICS", "SYSTEMS", "MEMORY_TIERS", "HOSTS", "RACK_POWER"} <= tables
     kinds = {type(entry).__name__ for entry in all_entries()}
-    assert kinds == {"GPU", "Link", "Switch", "NIC", "System", "MemoryTier", "ScaleUpFabric", "RoadmapItem"}
+    assert kinds == {"GPU", "Link", "Switch", "NIC", "System", "MemoryTier", "ScaleUpFabric", "RoadmapItem", "Host",
+                     "RackPower"}
 
 
 @pytest.mark.parametrize("entry", list(all_entries()), ids=lambda e: e.name)

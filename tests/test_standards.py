@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from fuzzing import Case, count, make_tests
+from fuzzing import Case, count, make_tests, optional
 
 from interconnect_lab import standards
 from interconnect_lab.sources import Source
@@ -90,6 +90,7 @@ FUZZ_CASES = [
     # standards, utilization, silicon
     Case(standards.local_ack_timeout_s, dict(exponent=count(0, 40)), check=timeout_infinite_only_for_zero,
          infinite=("result",)),
+    Case(standards.worst_case_loss_stall_s, dict(exponent=optional(count(0, 40)), retries=optional(count(0, 9)))),
 ]
 
 test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

@@ -8,7 +8,7 @@ from .. import units as u
 from .._validation import check_integer
 from .._lookup import resolve
 from ..sources import MLENG_ACCELERATORS, MLENG_SUSTAINED_MATMUL, Source, azure_benchmarking_guide
-from ._common import _check_positive_fields, _check_sources, _check_text, _table
+from ._common import _check_positive_fields, _check_sources, _check_status, _check_text, _table
 
 
 # GPU ------------------------------------------------------------------------------
@@ -39,8 +39,9 @@ class GPU:
         HBM capacity [B] (decimal gigabytes as the vendor quotes them).
     hbm_bandwidth_bytes_per_s : float
         HBM bandwidth [B/s]: reads and writes share it; it is not a per-direction figure.
-    power_w : float
-        Maximum board power (TDP/TGP) [W].
+    power_w : float or None
+        Maximum board power (TDP/TGP) [W]; None where the vendor has not published it
+        (an announced part).
     scale_up_link : str or None
         Name of the scale-up link generation in the catalog (e.g. ``"NVLink 4"``).
     measured_matmul_flop_per_s : float or None
@@ -65,6 +66,11 @@ class GPU:
     streaming_multiprocessors : int or None
         Streaming multiprocessors (NVIDIA) or compute units (AMD): how many GEMM
         tiles run at once (:mod:`interconnect_lab.matmul`); None where unknown.
+    status, status_date, as_of, expected_by : str or None
+        Where it stands: one of ``catalog.STATUSES``, when it got there, when that was
+        last checked, and for a forward-looking status when the next step is expected
+        (see ``interconnect_lab.catalog._common``); None for an entry whose ``year``
+        says enough.
     sources : tuple of Source
         Where the figures come from.
 
@@ -87,17 +93,22 @@ class GPU:
     fp8_flop_per_s: float | None
     hbm_bytes: float
     hbm_bandwidth_bytes_per_s: float
-    power_w: float
+    power_w: float | None
     scale_up_link: str | None
     measured_matmul_flop_per_s: float | None = None
     measured_fp8_matmul_flop_per_s: float | None = None
     sustained_matmul_flop_per_s: float | None = None
     same_silicon_as: str | None = None
     streaming_multiprocessors: int | None = None
+    status: str | None = None
+    status_date: str | None = None
+    as_of: str | None = None
+    expected_by: str | None = None
     sources: tuple[Source, ...]
 
     def __post_init__(self):
         _check_sources(self)
+        _check_status(self)
         _check_text(self, "name", "vendor", "scale_up_link", "same_silicon_as",
                     optional=("scale_up_link", "same_silicon_as"))
         if self.same_silicon_as == self.name:
@@ -110,7 +121,7 @@ class GPU:
             ("measured_matmul_flop_per_s", "FLOP/s"), ("measured_fp8_matmul_flop_per_s", "FLOP/s"),
             ("sustained_matmul_flop_per_s", "FLOP/s"),
         ], allow_none=("fp8_flop_per_s", "measured_matmul_flop_per_s", "measured_fp8_matmul_flop_per_s",
-                       "sustained_matmul_flop_per_s"))
+                       "sustained_matmul_flop_per_s", "power_w"))
         if self.sustained_matmul_flop_per_s is not None and (
                 self.measured_matmul_flop_per_s is None
                 or self.sustained_matmul_flop_per_s > self.measured_matmul_flop_per_s):
@@ -130,6 +141,20 @@ class GPU:
 
 
 # GPUs -------------------------------------------------------------------------------
+
+#: When the statuses of this module's entries were last checked against their sources.
+_CHECKED = "2026-12-07"
+
+_BLACKWELL_ULTRA_BLOG = Source(
+    title="NVIDIA Technical Blog, Inside NVIDIA Blackwell Ultra: The Chip Powering the AI Factory Era", year=2025,
+    url="https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era/",
+    note="'640 fifth-generation Tensor Cores with 15 PetaFLOPS dense NVFP4 compute'; 288 GB HBM3E per GPU")
+_GB300_NVL72_RA = Source(
+    title="NVIDIA, NVL72 AI Factory Enterprise Reference Architecture: Components", year=2025,
+    url="https://docs.nvidia.com/enterprise-reference-architectures/nvl72-ai-factory/latest/components.html",
+    note="GB300 NVL72: 18 compute trays, each with '2 Mezzanine Network Boards with 2 ConnectX-8 silicon chips in "
+         "each, for a total of 4 ConnectX-8 HCAs' for its 4 GPUs; 9 NVLink switch trays, 'total aggregated "
+         "bandwidth of 130 TB/s'; '8 power shelves of 33 kW'; 'Full rack requiring up to 142 kW'")
 
 def _azure_fp8_gemm(system, gpu_label, best):
     return azure_benchmarking_guide(
@@ -260,6 +285,100 @@ GPUS = _table([
                                   note="dense 1,307.4 BF16 TFLOP/s = 2,100 MHz x 256 x 2 x 1,216 "
                                        "(AMD spec), FP8 twice that; 192 GB HBM3 at 5.3 TB/s; "
                                        "750 W peak typical board power"),
+        ),
+    ),
+    GPU(
+        # Blackwell Ultra in an HGX/DGX B300 (8 GPUs, x86 host). Same dense BF16/FP8 peaks as B200;
+        # its gain is FP4 (15 PFLOP/s dense NVFP4) and memory (288 GB HBM3E).
+        name="B300", vendor="NVIDIA", year=2025,
+        bf16_flop_per_s=2250 * u.TFLOP_per_s, fp8_flop_per_s=4500 * u.TFLOP_per_s,
+        hbm_bytes=288 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
+        power_w=1000 * u.W, scale_up_link="NVLink 5",
+        measured_matmul_flop_per_s=1769.0 * u.TFLOP_per_s, measured_fp8_matmul_flop_per_s=3353.3 * u.TFLOP_per_s,
+        status="shipping", status_date="2026-07-31", as_of=_CHECKED,
+        sources=(
+            _BLACKWELL_ULTRA_BLOG,
+            MLENG_ACCELERATORS.at("TFLOPS comparison table, 'Generally available', B300 SXM row",
+                                  note="dense 2,250 BF16 / 4,500 FP8 TFLOP/s (NVIDIA DGX B300 datasheet); 288 GB "
+                                       "HBM3e at 8 TB/s; 1,000 W maximum TGP (DGX B300 power-capping guide); "
+                                       "best measured BF16 matmul 1,769.0 and FP8 3,353.3 TFLOP/s; NVIDIA's HGX "
+                                       "page lists HGX B300 as shipping as of 2026-07-31 (the 'status since' "
+                                       "date: the earliest date a source read shows it shipping)"),
+        ),
+    ),
+    GPU(
+        # One Blackwell Ultra GPU of a GB300 superchip, as run in the GB300 NVL72 rack.
+        name="GB300", vendor="NVIDIA", year=2025,
+        bf16_flop_per_s=2500 * u.TFLOP_per_s, fp8_flop_per_s=5000 * u.TFLOP_per_s,
+        hbm_bytes=288 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
+        power_w=1400 * u.W, scale_up_link="NVLink 5",
+        status="shipping", status_date="2025", as_of=_CHECKED,
+        sources=(
+            _BLACKWELL_ULTRA_BLOG,
+            MLENG_ACCELERATORS.at("TFLOPS comparison table, GB300 SXM row",
+                                  note="per GPU, dense: 2,500 BF16 / 5,000 FP8 TFLOP/s (NVIDIA GB300 NVL72 page); "
+                                       "1,400 W per GPU in NVIDIA's GB300 rack-planning example; 288 GB HBM3e"),
+            _GB300_NVL72_RA,
+        ),
+    ),
+    GPU(
+        # Announced; NVIDIA's per-GPU figures are pre-release. The FP8 figure NVIDIA gives (17,500 TFLOP/s)
+        # is 4.4 times its BF16 one, where every other part is 2x: not stored until confirmed as dense.
+        name="Rubin", vendor="NVIDIA", year=2026,
+        bf16_flop_per_s=4000 * u.TFLOP_per_s, fp8_flop_per_s=None,
+        hbm_bytes=288 * u.GB, hbm_bandwidth_bytes_per_s=22 * u.TB_per_s,
+        power_w=None, scale_up_link="NVLink 6",
+        status="announced", status_date="2025-03-18", as_of=_CHECKED, expected_by="2026-12",
+        sources=(
+            MLENG_ACCELERATORS.at("TFLOPS comparison table, 'Announced, availability not confirmed', Rubin SXM row",
+                                  note="dense 4,000 BF16 TFLOP/s, 'FP8' 17,500 and NVFP4 35,000 from NVIDIA's Vera "
+                                       "Rubin NVL72 page ('pre-release, so these are announced figures'); 288 GB "
+                                       "HBM4 at 22 TB/s; power not published"),
+            Source(title="NG Times, Nvidia sends Vera Rubin into full production (on NVIDIA's release of June 2026)",
+                   year=2026, url="https://ngtimes.org/2026/06/03/nvidia-sends-vera-rubin-into-full-production",
+                   estimate=True,
+                   note="secondary: NVIDIA says Rubin is in full production and that 'production shipments begin "
+                        "this fall' (autumn 2026); no primary shipping statement found by 2026-12-07"),
+        ),
+    ),
+    GPU(
+        name="MI355X", vendor="AMD", year=2025,
+        bf16_flop_per_s=2500 * u.TFLOP_per_s, fp8_flop_per_s=5000 * u.TFLOP_per_s,
+        hbm_bytes=288 * u.GB, hbm_bandwidth_bytes_per_s=8 * u.TB_per_s,
+        power_w=1400 * u.W, scale_up_link="Infinity Fabric (MI355X)",
+        measured_matmul_flop_per_s=1565.0 * u.TFLOP_per_s,
+        status="shipping", status_date="2026", as_of=_CHECKED,
+        sources=(
+            MLENG_ACCELERATORS.at("TFLOPS comparison table, MI355X row",
+                                  note="dense 2,500 BF16 / 5,000 FP8 TFLOP/s (AMD's MI355X page; its 10.1 PFLOP/s "
+                                       "FP8 is the sparse figure); 288 GB HBM3e at 8 TB/s; 1,400 W typical board "
+                                       "power; best measured BF16 matmul 1,565 TFLOP/s"),
+            Source(title="MLCommons Inference v6.0 results, AMD 87x MI355X system (closed division)", year=2026,
+                   url=("https://github.com/mlcommons/inference_results_v6.0/tree/main/closed/AMD/results/"
+                        "87xMI355X_22xEPYC_9575F"),
+                   note="'AMD Instinct MI355X 288GB HBM3e', listed as available: the 'status since' date is "
+                        "that of this round (2026)"),
+        ),
+    ),
+    GPU(
+        # AMD's figures are Performance Labs projections for a part not yet purchasable. FP8 is not
+        # stored: AMD's unlabelled 20,100 TFLOP/s is most likely a sparse figure.
+        name="MI455X", vendor="AMD", year=2026,
+        bf16_flop_per_s=5000 * u.TFLOP_per_s, fp8_flop_per_s=None,
+        hbm_bytes=432 * u.GB, hbm_bandwidth_bytes_per_s=23.3 * u.TB_per_s,
+        power_w=None, scale_up_link=None,
+        status="announced", status_date="2025-06-12", as_of=_CHECKED, expected_by="2026-12",
+        sources=(
+            MLENG_ACCELERATORS.at("TFLOPS and memory tables, 'Announced, availability not confirmed', MI455X rows",
+                                  note="AMD's MI455X page read 2026-08-06: dense BF16 5,000 TFLOP/s; 432 GB HBM4 at "
+                                       "23.3 TB/s; 'Results subject to change when products are released in "
+                                       "market'; not purchasable as of 2026-07-31"),
+            Source(title="Singulism (reporting Tom's Hardware, Computex 2026), AMD's Helios MI455X AI platform breaks "
+                         "cover, initial systems use UALink-over-Ethernet", year=2026,
+                   url="https://singulism.com/en/2026-06-04-amd-helios-mi455x-ualink-ethernet", estimate=True,
+                   note="secondary (Tom's Hardware, Computex 2026): Helios systems with 72 MI455X shown; AMD's June "
+                        "2025 preview gave 19.6 TB/s of HBM4 bandwidth, its 2026 product page 23.3 TB/s (stored); "
+                        "AMD's window for Helios is 2026, no shipping confirmation found by 2026-12-07"),
         ),
     ),
 ])

@@ -13,6 +13,7 @@ from ..sources import (
     NVIDIA_NVLINK_HEALTH_CHECKS, WIKIPEDIA_PCIE, Source,
 )
 from ._common import (
+    _check_status,
     _check_member, _check_optional_integers, _check_positive_fields, _check_sources, _check_text,
     _table,
 )
@@ -57,6 +58,11 @@ class Link:
     phy : str or None
         Catalog name of the link whose physical layer this one runs on (CXL runs on the
         PCIe PHY of its generation); None if it has its own.
+    status, status_date, as_of, expected_by : str or None
+        Where it stands: one of ``catalog.STATUSES``, when it got there, when that was
+        last checked, and for a forward-looking status when the next step is expected
+        (see ``interconnect_lab.catalog._common``); None for an entry whose ``year``
+        says enough.
     sources : tuple of Source
         Where the figures come from.
 
@@ -89,12 +95,17 @@ class Link:
     encoding: str | None = None
     latency_s: float | None = None
     phy: str | None = None
+    status: str | None = None
+    status_date: str | None = None
+    as_of: str | None = None
+    expected_by: str | None = None
     sources: tuple[Source, ...]
 
     FAMILIES = ("NVLink", "NVLink-C2C", "Infinity Fabric", "PCIe", "CXL", "InfiniBand", "Ethernet")
 
     def __post_init__(self):
         _check_sources(self)
+        _check_status(self)
         _check_text(self, "name", "encoding", "phy", optional=("encoding", "phy"))
         _check_member(self, "family", self.FAMILIES)
         check_integer("Link.year", self.year, minimum=1990, maximum=2100)
@@ -154,6 +165,25 @@ _PCIE_GEN5_X16 = Link(
     lanes=16, lane_signalling_bit_per_s=32 * u.giga, encoding="128b/130b",
     sources=(_PCIE_TABLE, WIKIPEDIA_PCIE.at("PCIe 5.0 (2019)")),
 )
+_MLENG_NETWORK_2026 = MLENG_NETWORK
+_PCIE_GEN7_X16 = Link(
+    name="PCIe Gen7 x16", family="PCIe", year=2025,
+    # 16 lanes x 128 GT/s (PAM4), the same 256-byte FLITs as Gen6 (242 B of data): 256 GB/s raw,
+    # 242 GB/s per direction; PCI-SIG's "512 GB/s" is the raw rate with both directions added.
+    per_direction_bytes_per_s=16 * 128 * u.Gbit_per_s * 242 / 256,
+    lanes=16, lane_signalling_bit_per_s=128 * u.giga,
+    encoding="PAM4, 256-byte FLIT (242 B after FEC and CRC)",
+    status="specification", status_date="2025-06-11", as_of="2026-12-07", expected_by="2027-12",
+    sources=(_PCIE_TABLE.at("PCIe table", note="x16 per direction: PCIe 7 about 242 GB/s (spec released)"),
+             Source(title="PCI-SIG, PCI-SIG Releases PCIe 7.0 Specification (press release, via Memorys news)",
+                    year=2025, url="https://en.memorys.com/news/view?id=14461",
+                    note="'128.0 GT/s raw bit rate and up to 512 GB/s bi-directionally via x16'; PAM4, Flit-based "
+                         "encoding; released 11 June 2025"),
+             Source(title="Interconnect Lab, status re-check date (no vendor or body has given a date)", year=2026,
+                    url="https://github.com/interconnect-lab/interconnect-lab/issues/37", estimate=True,
+                    note="PCI-SIG gives no date for PCIe 7.0 products; expected_by is a date to check the entry "
+                         "again, not a forecast")),
+)
 _PCIE_GEN6_X16 = Link(
     name="PCIe Gen6 x16", family="PCIe", year=2022,
     # 16 lanes x 64 GT/s (PAM4), 256-byte FLITs of which 242 B survive FEC and CRC:
@@ -182,6 +212,14 @@ _CXL_3 = Source(
     url="https://www.phoronix.com/news/CXL-3.0-Specification-Released",
     note="secondary: CXL 3.0 (Aug 2022) moves to the PCIe 6.0 PHY, 64 GT/s, doubling bandwidth; "
          "fabrics, memory sharing; CXL 3.1 followed in Nov 2023 on the same PHY",
+)
+_CXL_4 = Source(
+    title="CXL Consortium, CXL Consortium Releases the Compute Express Link 4.0 Specification Increasing Speed and "
+          "Bandwidth (press release, BusinessWire, via a syndicated copy)", year=2025,
+    url=("http://business.sherbrookerecord.com/sherbrookerecord/article/bizwire-2025-11-18-cxl-consortium-releases-"
+         "the-compute-express-link-40-specification-increasing-speed-and-bandwidth"),
+    note="18 Nov 2025: 'Doubles the bandwidth to 128GTs with zero added latency'; the 256B Flit format kept; "
+         "released to the public. 128 GT/s is PCIe 7.0's rate, so an x16 link carries what PCIe Gen7 x16 does",
 )
 _ETHERNET_400G = Source(
     title="IEEE P802.3bs Task Force, [STDS-802-3-400G] IEEE P802.3bs Approved!",
@@ -234,6 +272,35 @@ LINKS = _table([
         sources=(NVIDIA_NVLINK, _NVLINK_TABLE, NVIDIA_NVLINK_HEALTH_CHECKS),
     ),
     Link(
+        # Announced with Rubin: 36 links of 2 lanes; 3.6 TB/s per GPU with both directions added.
+        name="NVLink 6", family="NVLink", year=2026,
+        per_direction_bytes_per_s=u.per_direction(3600 * u.GB_per_s) / 36,
+        links_per_gpu=36, lanes=2,
+        status="announced", status_date="2025-03-18", as_of="2026-12-07", expected_by="2026-12",
+        sources=(MLENG_NETWORK.at("NVLink table, 'Announced, availability not confirmed'",
+                                  note="NVLink 6 (Rubin): 2 lanes of 25 GB/s per direction, 36 links, 1,800 GB/s "
+                                       "per direction, 3,600 both; announced, availability not confirmed as of "
+                                       "2026-07-31"),
+                 Source(title="NG Times, Nvidia sends Vera Rubin into full production (on NVIDIA's release of "
+                              "June 2026)", year=2026,
+                        url="https://ngtimes.org/2026/06/03/nvidia-sends-vera-rubin-into-full-production",
+                        estimate=True,
+                        note="secondary: NVIDIA says Vera Rubin is in full production and that 'production "
+                             "shipments begin this fall' (autumn 2026)")),
+    ),
+    Link(
+        # AMD quotes 153 GB/s per link ("Peak Infinity Fabric Link Bandwidth"), read as both directions.
+        name="Infinity Fabric (MI355X)", family="Infinity Fabric", year=2025,
+        per_direction_bytes_per_s=u.per_direction(153 * u.GB_per_s),
+        links_per_gpu=7,
+        # Shipping: MI355X systems in MLPerf Inference v6.0 (2026), the earliest source read.
+        status="shipping", status_date="2026", as_of="2026-12-07",
+        sources=(MLENG_NETWORK.at("Infinity Fabric / xGMI table",
+                                  note="MI355X: 7 links, 76.5 GB/s per link per direction peer-to-peer, 535.5 GB/s "
+                                       "all-to-all per direction (AMD's 153 GB/s per link read as both "
+                                       "directions); AMD's MI355X page"),),
+    ),
+    Link(
         # AMD quotes 128 GB/s per link with both directions added; 7 links make a full mesh
         # of 8 GPUs, so one peer gets one link (64 GB/s) and all peers together 448 GB/s.
         name="Infinity Fabric (MI300X)", family="Infinity Fabric", year=2023,
@@ -268,6 +335,7 @@ LINKS = _table([
     ),
     _PCIE_GEN5_X16,
     _PCIE_GEN6_X16,
+    _PCIE_GEN7_X16,
     # CXL runs on the PCIe PHY of its generation: same lanes, signalling and encoding.
     dataclasses.replace(_PCIE_GEN5_X16, name="CXL 1.1 x16", family="CXL", year=2019,
                         phy="PCIe Gen5 x16", sources=(_CXL_CONSORTIUM_1_1,)),
@@ -275,6 +343,8 @@ LINKS = _table([
                         phy="PCIe Gen5 x16", sources=(_CXL_CONSORTIUM_2_0,)),
     dataclasses.replace(_PCIE_GEN6_X16, name="CXL 3.x x16", family="CXL", year=2022,
                         phy="PCIe Gen6 x16", sources=(_CXL_3,)),
+    dataclasses.replace(_PCIE_GEN7_X16, name="CXL 4.0 x16", family="CXL", year=2025, phy="PCIe Gen7 x16",
+                        status_date="2025-11-18", sources=(_CXL_4,) + _PCIE_GEN7_X16.sources[2:]),
     # InfiniBand 4x ports: 4 lanes; rates per direction.
     Link(
         name="InfiniBand EDR", family="InfiniBand", year=2015,

@@ -12,6 +12,7 @@ from ._common import (
     _check_member, _check_positive_fields, _check_sources, _check_text, _table,
 )
 from .gpus import GPU, GPUS, gpu
+from .hosts import HOSTS, Host, host
 from .links import LINKS
 
 
@@ -80,9 +81,10 @@ _LOCAL_DRAM_LATENCY = Source(
 
 MEMORY_TIERS = _table([
     MemoryTier(
+        # The socket of the catalog's 2023 host (catalog.HOSTS): 8 channels x 4,800 MT/s x 8 B = 307.2 GB/s,
+        # shared by reads and writes. catalog.host_memory_tier builds the same tier for any other host.
         name="Host DDR5 (one Xeon socket)",
-        # 8 channels x 4,800 MT/s x 8 B = 307.2 GB/s, shared by reads and writes.
-        bandwidth_bytes_per_s=8 * 4800 * u.mega * 8 * u.byte,
+        bandwidth_bytes_per_s=HOSTS["Xeon Platinum 8480C, 8 x DDR5-4800"].memory_bandwidth_bytes_per_s,
         bandwidth_direction="total",
         latency_s=100 * u.ns,
         # Half of the 2 TB (32 x 64 GB DDR5) in NVIDIA's dual-Xeon 8480C, 8-GPU server.
@@ -195,3 +197,35 @@ def hbm_tier(gpu_or_name: GPU | str) -> MemoryTier:
         capacity_bytes=the_gpu.hbm_bytes,
         sources=the_gpu.sources,
     )
+
+
+def host_memory_tier(host_or_name, *, capacity_bytes=None, latency_s=None, sources=()):
+    """The memory of one host socket as a :class:`MemoryTier` (``"total"``: reads and writes share it).
+
+    Parameters
+    ----------
+    host_or_name : Host or str
+        A :class:`Host` or a catalog host name.
+    capacity_bytes : float, optional
+        Memory installed per socket [B]: a server's choice, not the CPU's, so the caller
+        gives it (None: unknown).
+    latency_s : float, optional
+        Load-to-use latency [s], where a source gives one.
+    sources : tuple of Source
+        Sources for the capacity and latency, added to the host's.
+
+    Returns
+    -------
+    MemoryTier
+        Named ``"Host memory (<host name>)"``.
+
+    Examples
+    --------
+    >>> tier = host_memory_tier("Xeon 6 6900P, 12 x DDR5-6400")
+    >>> tier.bandwidth_bytes_per_s / 1e9, tier.bandwidth_direction
+    (614.4, 'total')
+    """
+    entry = resolve("host_or_name", host_or_name, Host, HOSTS, lookup=host)
+    return MemoryTier(name=f"Host memory ({entry.name})", bandwidth_bytes_per_s=entry.memory_bandwidth_bytes_per_s,
+                      bandwidth_direction="total", latency_s=latency_s, capacity_bytes=capacity_bytes,
+                      sources=tuple(entry.sources) + tuple(sources))

@@ -13,7 +13,7 @@ from ..sources import (
     NVIDIA_SUPERPOD_GB200_NETWORK, Source,
 )
 from ._common import (
-    _check_member, _check_positive_fields, _check_sources, _check_text, _table,
+    _check_member, _check_positive_fields, _check_sources, _check_status, _check_text, _table,
 )
 from .links import LINKS
 
@@ -45,6 +45,11 @@ class Switch:
         analyst estimates).
     in_network_reduction : bool
         Whether the switch can reduce data itself (SHARP, NVLink SHARP).
+    status, status_date, as_of, expected_by : str or None
+        Where it stands: one of ``catalog.STATUSES``, when it got there, when that was
+        last checked, and for a forward-looking status when the next step is expected
+        (see ``interconnect_lab.catalog._common``); None for an entry whose ``year``
+        says enough.
     sources : tuple of Source
         Where the figures come from.
 
@@ -67,12 +72,17 @@ class Switch:
     latency_s: float | None = None
     power_w: float | None = None
     in_network_reduction: bool = False
+    status: str | None = None
+    status_date: str | None = None
+    as_of: str | None = None
+    expected_by: str | None = None
     sources: tuple[Source, ...]
 
     FAMILIES = ("NVSwitch", "InfiniBand", "Ethernet")
 
     def __post_init__(self):
         _check_sources(self)
+        _check_status(self)
         _check_text(self, "name", "vendor")
         _check_member(self, "family", self.FAMILIES)
         check_integer("Switch.year", self.year, minimum=1990, maximum=2100)
@@ -97,6 +107,23 @@ class Switch:
 
 
 # Switches ---------------------------------------------------------------------------
+
+#: When the statuses of this module's entries were last checked against their sources.
+_CHECKED = "2026-12-07"
+
+_SPECTRUM_X_PHOTONICS = (
+    Source(title="Particle News, Nvidia sets 2026 rollout for co-packaged optics in Quantum-X and Spectrum-X "
+                 "switches (Hot Chips 2025)", year=2025,
+           url="https://particle.news/story/nvidia-sets-2026-rollout-for-copackaged-optics-in-quantumx-and-spectrumx-switches",
+           estimate=True,
+           note="secondary: 'Spectrum-X Photonics is slated for the second half of 2026 using the Spectrum-6 ASIC, with "
+                "the SN6810 at 102.4 Tb/s (128x800 Gb/s) and the SN6800 at 409.6 Tb/s (512x800 Gb/s)'"),
+    Source(title="Notebookcheck, Nvidia unveils photonics switches to scale AI networks with millions of GPUs", year=2025,
+           url="https://www.notebookcheck.net/Nvidia-unveils-photonics-switches-to-scale-AI-networks-with-millions-of-GPUs.1096181.0.html",
+           estimate=True,
+           note="secondary: announced at GTC, March 2025; '128 ports at 800 Gb/s ... Larger setups can go up to 512 ports "
+                "at 800 Gb/s'"),
+)
 
 SWITCHES = _table([
     Switch(
@@ -185,6 +212,8 @@ SWITCHES = _table([
         name="Quantum-X800 Q3400", vendor="NVIDIA", family="InfiniBand", year=2024,
         ports=144, port_per_direction_bytes_per_s=LINKS["InfiniBand XDR"].per_direction_bytes_per_s,
         in_network_reduction=True,
+        # Shipping: the user manual's first release (Sep 2024); in DGX B300 and GB300 NVL72 fabrics by 2026.
+        status="shipping", status_date="2024-09", as_of=_CHECKED,
         sources=(Source(title="NVIDIA, Q3200-RA/Q3400-RA XDR 800Gb/s InfiniBand Switch Systems User Manual",
                         year=2024,
                         url="https://docs.nvidia.com/networking/display/XDRSwitchesHWUM/Document+Revision+History",
@@ -192,7 +221,10 @@ SWITCHES = _table([
                  Source(title="Quantum Computing News, What is NVIDIA Quantum-X800", year=2025,
                         url="https://quantum-computing.news/what-is-nvidia-quantum-x800-how-it-works/",
                         note="secondary: up to 144 ports of 800 Gb/s, 200 Gb/s-per-lane SerDes, SHARP v4"),
-                 MLENG_NETWORK.at("NVIDIA Quantum InfiniBand", note="800 Gb/s per port, SHARP v4")),
+                 MLENG_NETWORK.at("NVIDIA Quantum InfiniBand", note="800 Gb/s per port, SHARP v4"),
+                 MLENG_NETWORK.at("NVIDIA Quantum-X800 InfiniBand",
+                                  note="'As of 2026-07-28, Quantum-X800 is used by Blackwell Ultra systems such as "
+                                       "DGX B300 and GB300 NVL72'")),
     ),
     Switch(
         # Broadcom publishes no power; 500 W is an analyst's estimate (another gives 450 W typical).
@@ -211,6 +243,7 @@ SWITCHES = _table([
     Switch(
         name="Spectrum-4 SN5600", vendor="NVIDIA", family="Ethernet", year=2022,
         ports=64, port_per_direction_bytes_per_s=LINKS["Ethernet 800G"].per_direction_bytes_per_s,
+        status="shipping", status_date="2023", as_of=_CHECKED,
         sources=(Source(title="NVIDIA, SN5000 Series Switch User Manual: Data Interfaces", year=2023,
                         url="https://docs.nvidia.com/networking/display/sn5000/data+interfaces",
                         note="SN5600: 64 ports of 800GbE (100 Gb/s per lane)"),
@@ -224,6 +257,7 @@ SWITCHES = _table([
         # Broadcom publishes no power or latency for it.
         name="Tomahawk 6", vendor="Broadcom", family="Ethernet", year=2025,
         ports=64, port_per_direction_bytes_per_s=1600 * u.Gbit_per_s,
+        status="shipping", status_date="2025-06-03", as_of=_CHECKED,
         sources=(Source(title="Electronics Journal (Broadcom press release), Broadcom Ships Tomahawk 6: World's "
                               "First 102.4 Tbps Switch", year=2025,
                         url=("https://electronics-journal.com/news/96096-broadcom-ships-tomahawk-6-world%E2%80%99s-"
@@ -239,6 +273,7 @@ SWITCHES = _table([
         name="Tomahawk Ultra", vendor="Broadcom", family="Ethernet", year=2025,
         ports=64, port_per_direction_bytes_per_s=LINKS["Ethernet 800G"].per_direction_bytes_per_s,
         latency_s=250 * u.ns, in_network_reduction=True,
+        status="shipping", status_date="2025-07", as_of=_CHECKED,
         sources=(Source(title="Techzine, Broadcom launches Tomahawk Ultra with 250ns network latency", year=2025,
                         url=("https://www.techzine.eu/news/infrastructure/133074/broadcom-launches-tomahawk-"
                              "ultra-with-250ns-network-latency"),
@@ -247,6 +282,32 @@ SWITCHES = _table([
                  Source(title="ServeTheHome, Broadcom Tomahawk Ultra at Hot Chips 2025", year=2025,
                         url="https://www.servethehome.com/broadcom-tomahawk-ultra-at-hot-chips-2025",
                         note="512 x 100G-PAM4; 51.2T; about 77 billion 64-byte packets per second")),
+    ),
+    Switch(
+        # Tomahawk 6 with its optical engines in the package; the same 102.4 Tb/s chip, stored as 64 x 1.6T
+        # like Tomahawk 6 (other splits with catalog.breakout).
+        name="Tomahawk 6-Davisson", vendor="Broadcom", family="Ethernet", year=2025,
+        ports=64, port_per_direction_bytes_per_s=1600 * u.Gbit_per_s,
+        status="shipping", status_date="2025-10", as_of=_CHECKED,
+        sources=(Source(title="StorageNewsletter (Broadcom press release), Broadcom shipping Tomahawk 6 - Davisson "
+                              "102.4 Tb/s Ethernet switch with co-packaged optics", year=2025,
+                        url=("https://www.storagenewsletter.com/2025/10/10/broadcom-shipping-tomahawk-6-davisson-"
+                             "102-4-tb-s-ethernet-switch-with-co-packaged-optics"),
+                        note="'Broadcom Inc. announced that it is shipping Tomahawk 6 - Davisson (TH6-Davisson), the "
+                             "company's 3th Gen Co-Packaged Optics (CPO) Ethernet switch'; reprint dated 10 Oct 2025"),),
+    ),
+    Switch(
+        # Co-packaged optics; NVIDIA gave the second half of 2026 (Hot Chips, Aug 2025).
+        name="Spectrum-X Photonics SN6810", vendor="NVIDIA", family="Ethernet", year=2026,
+        ports=128, port_per_direction_bytes_per_s=LINKS["Ethernet 800G"].per_direction_bytes_per_s,
+        status="announced", status_date="2025-03-18", as_of=_CHECKED, expected_by="2026-12",
+        sources=_SPECTRUM_X_PHOTONICS,
+    ),
+    Switch(
+        name="Spectrum-X Photonics SN6800", vendor="NVIDIA", family="Ethernet", year=2026,
+        ports=512, port_per_direction_bytes_per_s=LINKS["Ethernet 800G"].per_direction_bytes_per_s,
+        status="announced", status_date="2025-03-18", as_of=_CHECKED, expected_by="2026-12",
+        sources=_SPECTRUM_X_PHOTONICS,
     ),
 ])
 

@@ -17,16 +17,31 @@ by name from :data:`FLOW_CONTROLS`:
     incast packet at the head of that link (head-of-line blocking, the
     collateral damage Guo et al. 2016 report for RDMA over Ethernet).
 ``"drop-tail"``
-    A packet that finds the buffer full is dropped. With ``recovery =
-    "selective"`` its sender notices only when its retransmission timer
-    fires, ``retransmission_timeout_s`` after sending, and then sends it
-    again; until then the lost packet holds a place in the sender's window.
-    When timeouts of milliseconds meet round trips of microseconds, goodput
-    collapses as :math:`N` grows (*TCP incast*, Vasudevan et al. 2009). With
-    ``recovery = "go-back-n"`` the receiver takes packets only in order, as
-    RoCE NICs do: the first packet past a gap draws a NAK, and the sender
-    goes back to the gap and sends everything from there again, the packets
-    that had arrived included. The timer remains for a lost tail.
+    A packet that finds the buffer full is dropped. How the sender learns of
+    it is the *recovery* (:data:`RECOVERIES`):
+
+    ``"timeout only"``
+        The sender notices only when its retransmission timer fires,
+        ``retransmission_timeout_s`` after sending, and then sends that packet
+        again; until then the lost packet holds a place in the sender's
+        window. When timeouts of milliseconds meet round trips of
+        microseconds, goodput collapses as :math:`N` grows (*TCP incast*,
+        Vasudevan et al. 2009). Resending only the lost packet does not save
+        a transport that learns of the loss this late.
+    ``"selective repeat"``
+        The receiver accepts packets out of order and acknowledges each with
+        what it holds (a SACK); a packet it lacks while a packet sent after it
+        has arrived was lost (one path, first in, first out), and the SACK
+        tells the sender so, which resends just that packet one round trip
+        after the loss instead of a timeout later. This is IRN's recovery
+        (Mittal et al. 2018) and Ultra Ethernet's selective retransmission
+        (Hoefler et al. 2025); a lost *last* packet, with nothing after it to
+        reveal the gap, still waits for the timer.
+    ``"go-back-n"``
+        The receiver takes packets only in order, as RoCE NICs do: the first
+        packet past a gap draws a NAK, and the sender goes back to the gap and
+        sends everything from there again, the packets that had arrived
+        included. The timer remains for a lost tail.
 ``"trimming"``
     A packet that finds the buffer full is cut to its header, which a small
     priority queue forwards to the receiver; the receiver asks for the
@@ -60,6 +75,9 @@ SIGCOMM 2015. https://doi.org/10.1145/2785956.2787484
 C. Guo et al., "RDMA over Commodity Ethernet at Scale", SIGCOMM 2016.
 https://doi.org/10.1145/2934872.2934908
 
+R. Mittal et al., "Revisiting Network Support for RDMA" (IRN), SIGCOMM 2018.
+https://doi.org/10.1145/3230543.3230557
+
 M. Handley et al., "Re-architecting datacenter networks and stacks for low
 latency and high performance" (NDP), SIGCOMM 2017.
 https://doi.org/10.1145/3098822.3098825
@@ -85,14 +103,16 @@ __all__ = ["FLOW_CONTROLS", "RECOVERIES", "IncastSimulation", "IncastResult", "I
 #: Flow controls by name, with what a full buffer does.
 FLOW_CONTROLS = {
     "lossless": "a sender needs a credit for buffer space before it sends; nothing is dropped",
-    "drop-tail": "a packet that finds the buffer full is dropped and resent after a timeout",
+    "drop-tail": "a packet that finds the buffer full is dropped; the recovery decides when it is resent",
     "trimming": "a packet that finds the buffer full is cut to its header; the receiver asks for it again",
 }
 
-#: How a drop-tail sender recovers: resend only what was lost, after its timer fires ("selective"), or,
-#: as RoCE NICs do, go back to the first gap the receiver reports and resend everything from there
-#: ("go-back-n"; the receiver drops out-of-order packets and NAKs the gap at once).
-RECOVERIES = ("selective", "go-back-n")
+#: How a drop-tail sender recovers: resend the lost packet when its timer fires and never earlier
+#: ("timeout only"); resend it as soon as the receiver's selective acknowledgement shows a later packet
+#: arrived without it ("selective repeat", IRN's and Ultra Ethernet's recovery; the timer only for a lost
+#: tail); or, as RoCE NICs do, go back to the first gap the receiver reports and resend everything from
+#: there ("go-back-n"; the receiver drops out-of-order packets and NAKs the gap at once).
+RECOVERIES = ("timeout only", "selective repeat", "go-back-n")
 
 _INCAST_PORT, _VICTIM_PORT = 0, 1
 
@@ -114,7 +134,7 @@ _WHOLE_PACKET = 1e-9
 class _Flow:
     __slots__ = ("sender", "port", "packets", "next_new", "in_flight", "resend", "delivered", "received",
                  "finish_s", "window", "sent_at", "last_cut_s", "expected", "acked", "nak_sent", "last_rewind_s",
-                 "first_sent")
+                 "first_sent", "outstanding")
 
     def __init__(self, sender, port, packets, window):
         self.sender, self.port, self.packets = sender, port, packets
@@ -132,6 +152,7 @@ class _Flow:
         self.delivered = 0
         self.received = np.zeros(packets, dtype=bool)
         self.finish_s = math.nan
+        self.outstanding = deque()  # selective repeat: (send time, packet) of every transmission, in order
 
     def has_packet(self):
         return bool(self.resend) or self.next_new < self.packets
@@ -170,7 +191,8 @@ class IncastSimulation:
     victim_bytes : float
         Size of a victim flow from sender 0 to another, idle port [B]; 0 for none.
     recovery : str
-        ``"selective"`` or ``"go-back-n"`` (drop-tail only), see :data:`RECOVERIES`.
+        ``"timeout only"``, ``"selective repeat"`` or ``"go-back-n"`` (drop-tail only),
+        see :data:`RECOVERIES`.
 
     Raises
     ------
@@ -199,7 +221,7 @@ class IncastSimulation:
 
     def __init__(self, n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packet_bytes, flow_control, *,
                  link_delay_s, retransmission_timeout_s=None, window_bytes=None, header_bytes=64.0,
-                 victim_bytes=0.0, recovery="selective"):
+                 victim_bytes=0.0, recovery="timeout only"):
         self.n_senders = check_integer("n_senders", n_senders, minimum=1, maximum=MAX_PACKETS)
         self.flow_control = check_choice("flow control", flow_control, FLOW_CONTROLS)
         self.packet_bytes = check_number("packet_bytes", packet_bytes, unit="B", minimum=1, maximum=1e9, scalar=True)
@@ -211,12 +233,14 @@ class IncastSimulation:
         self.delay = check_number("link_delay_s", link_delay_s, unit="s", minimum=0, maximum=1e6, scalar=True)
         self.header_bytes = check_number("header_bytes", header_bytes, unit="B", minimum=0,
                                          maximum=self.packet_bytes, min_inclusive=False, scalar=True)
-        self.recovery = check_choice("recovery", recovery, RECOVERIES)
-        if self.recovery != "selective" and self.flow_control != "drop-tail":
+        self.recovery = check_choice("recovery scheme", recovery, RECOVERIES)
+        if self.recovery != "timeout only" and self.flow_control != "drop-tail":
             raise ValueError(f"recovery = {recovery!r} applies to drop-tail only: {self.flow_control} "
                              "retransmits selectively (trimming) or loses nothing (lossless)")
         self.go_back_n = self.recovery == "go-back-n"
+        self.selective_repeat = self.recovery == "selective repeat"
         self.go_backs = 0
+        self.fast_retransmits = 0
         if retransmission_timeout_s is not None:
             retransmission_timeout_s = check_number("retransmission_timeout_s", retransmission_timeout_s, unit="s",
                                                     minimum=0, min_inclusive=False, maximum=1e6, scalar=True)
@@ -271,7 +295,7 @@ class IncastSimulation:
         self._undelivered = sum(flow.packets for flow in self.flows)
         self._handlers = {kind: getattr(self, "_on_" + kind.replace("-", "_")) for kind in (
             "try", "link-free", "arrive", "packet-sent", "header-sent", "credit", "deliver", "ack", "nack", "timer",
-            "rewind")}
+            "rewind", "sack-loss")}
         for sender in range(self.n_senders):
             self._schedule(0.0, "try", sender, -1)
 
@@ -349,6 +373,8 @@ class IncastSimulation:
                 flow.first_sent = max(flow.first_sent, flow.next_new)
             flow.in_flight += 1
             flow.sent_at[seq] = self.now_s
+            if self.selective_repeat:
+                flow.outstanding.append((self.now_s, seq))
             self.link_busy[sender] = True
             self.sent_packets += 1
             self.log.append((self.now_s, "send", index, seq))
@@ -424,9 +450,27 @@ class IncastSimulation:
         if self.go_back_n:
             self._deliver_in_order(flow, index, seq)
             return
+        if self.selective_repeat:
+            self._find_losses(flow, index, seq)
         if not flow.received[seq]:
             self._accept(flow, index, seq)
         self._schedule(self.now_s + 2 * self.delay, "ack", index, seq)
+
+    def _find_losses(self, flow, index, seq):
+        """Selective repeat: every transmission sent before this one and not received was lost.
+
+        A flow's packets cross one path in order, so a packet still missing when a later one
+        arrives was dropped; the selective acknowledgement of the arrival tells the sender,
+        one link delay back to the switch and one to the sender later.
+        """
+        sent_s = flow.sent_at[seq]
+        outstanding = flow.outstanding
+        while outstanding and outstanding[0][0] <= sent_s:
+            earlier_s, earlier = outstanding.popleft()
+            if earlier == seq and earlier_s == sent_s:
+                continue
+            if not flow.received[earlier] and flow.sent_at[earlier] == earlier_s and earlier not in flow.resend:
+                self._schedule(self.now_s + 2 * self.delay, "sack-loss", index, (earlier, earlier_s))
 
     def _accept(self, flow, index, seq):
         flow.received[seq] = True
@@ -468,6 +512,21 @@ class IncastSimulation:
         self.log.append((self.now_s, "nack", index, seq))
         self._on_try(flow.sender, -1)
 
+    def _on_sack_loss(self, index, packet):
+        """Selective repeat: the sender learns from a SACK that ``packet`` was lost and sends it again."""
+        seq, sent_s = packet
+        flow = self.flows[index]
+        if flow.received[seq] or flow.sent_at[seq] != sent_s or seq in flow.resend:
+            return  # already repaired, or queued to be (its timer fired first)
+        flow.in_flight -= 1
+        flow.resend.append(seq)
+        self.fast_retransmits += 1
+        if sent_s > flow.last_cut_s:  # halve once per window of packets
+            flow.window = max(1.0, flow.window / 2)
+            flow.last_cut_s = self.now_s
+        self.log.append((self.now_s, "sack-loss", index, seq))
+        self._on_try(flow.sender, -1)
+
     def _on_rewind(self, index, expected):
         """Go-back-N sender, on a NAK: everything from the receiver's gap on is sent again."""
         flow = self.flows[index]
@@ -498,6 +557,8 @@ class IncastSimulation:
             flow.next_new = min(flow.next_new, flow.expected)
             self._on_try(flow.sender, -1)
             return
+        if flow.received[seq] or flow.sent_at[seq] != sent_s or seq in flow.resend:
+            return  # selective repeat resent it already, or queued it, on a SACK
         flow.in_flight -= 1
         flow.resend.append(seq)
         flow.window = 1.0
@@ -534,6 +595,7 @@ class IncastSimulation:
             goodput_bytes_per_s=incast_bytes / completion, link_bytes_per_s=self.rate,
             ideal_completion_time_s=self.base_round_trip_s / 2 + incast_bytes / self.rate,
             drops=self.drops, trims=self.trims, timeouts=self.timeouts, go_backs=self.go_backs,
+            fast_retransmits=self.fast_retransmits,
             retransmitted_bytes=self.retransmitted_packets * self.packet_bytes,
             paused_s=self.paused_s,
             victim_completion_time_s=victim.finish_s if victim else None, victim_alone_time_s=victim_alone)
@@ -559,6 +621,8 @@ class IncastResult:
         Packets dropped, trimmed, and timers that fired [-].
     go_backs : int
         Times a go-back-N sender went back to a gap and resent from there [-].
+    fast_retransmits : int
+        Packets a selective-repeat sender resent on a SACK, before their timer [-].
     retransmitted_bytes : float
         Bytes sent more than once [B].
     paused_s : float
@@ -579,6 +643,7 @@ class IncastResult:
     trims: int
     timeouts: int
     go_backs: int
+    fast_retransmits: int
     retransmitted_bytes: float
     paused_s: float
     victim_completion_time_s: float | None
@@ -684,8 +749,9 @@ def incast_collapse(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packe
         As for :class:`IncastSimulation`; ``retransmission_timeout_s`` and
         ``recovery`` go to drop-tail only.
     flow_controls : sequence of str
-        Names in :data:`FLOW_CONTROLS`; ``"drop-tail/go-back-n"`` names drop-tail
-        with go-back-N recovery (see :data:`RECOVERIES`).
+        Names in :data:`FLOW_CONTROLS`; ``"drop-tail/<recovery>"`` names drop-tail
+        with a recovery of :data:`RECOVERIES` (``"drop-tail/selective repeat"``,
+        ``"drop-tail/go-back-n"``); plain ``"drop-tail"`` recovers by timeout only.
 
     Returns
     -------
@@ -696,9 +762,10 @@ def incast_collapse(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packe
     --------
     >>> curve = incast_collapse([1, 8], 64 * 4096, 50e9, 32 * 4096, 4096, link_delay_s=1e-6,
     ...                         retransmission_timeout_s=1e-3,
-    ...                         flow_controls=("trimming", "drop-tail", "drop-tail/go-back-n"))
+    ...                         flow_controls=("trimming", "drop-tail", "drop-tail/selective repeat",
+    ...                                        "drop-tail/go-back-n"))
     >>> {name: [round(r.efficiency, 2) for r in results] for name, results in curve.results.items()}
-    {'trimming': [1.0, 0.99], 'drop-tail': [1.0, 0.04], 'drop-tail/go-back-n': [1.0, 0.7]}
+    {'trimming': [1.0, 0.99], 'drop-tail': [1.0, 0.04], 'drop-tail/selective repeat': [1.0, 0.89], 'drop-tail/go-back-n': [1.0, 0.7]}
     """
     counts = np.array([check_integer("n_senders", n, minimum=1) for n in np.atleast_1d(n_senders)])
     results = {}
@@ -708,7 +775,7 @@ def incast_collapse(n_senders, size_bytes, link_bytes_per_s, buffer_bytes, packe
         settings = dict(options)
         if control == "drop-tail":
             if recovery:
-                settings["recovery"] = check_choice("recovery", recovery, RECOVERIES)
+                settings["recovery"] = check_choice("recovery scheme", recovery, RECOVERIES)
         else:
             if recovery:
                 raise ValueError(f"flow control {name!r}: only drop-tail takes a recovery ({', '.join(RECOVERIES)})")

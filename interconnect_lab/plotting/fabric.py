@@ -36,6 +36,7 @@ ROUTING_LINESTYLES = {"ecmp": "-", "spray": (0, (4, 2.5)), "adaptive": "-", "exp
 
 #: Colour of each flow control across the book.
 FLOW_CONTROL_COLORS = {"lossless": PALETTE["purple"], "drop-tail": PALETTE["vermillion"],
+                       "drop-tail/timeout only": PALETTE["vermillion"], "drop-tail/selective repeat": PALETTE["green"],
                        "drop-tail/go-back-n": PALETTE["orange"], "trimming": PALETTE["blue"]}
 
 

@@ -16,7 +16,7 @@ from .style import PALETTE, new_figure, styled
 __all__ = ["STATUS_HATCHES", "scale_up_plot", "fat_tree_reach_plot"]
 
 #: Bars of what cannot be bought yet are hatched.
-STATUS_HATCHES = {"shipping": "", "announced": "//", "specification": "xx", "in development": ".."}
+STATUS_HATCHES = {"shipping": "", "sampling": "\\\\", "announced": "//", "specification": "xx", "in development": ".."}
 
 
 def _short(name, width=26):

@@ -14,7 +14,7 @@ from .runs import (  # noqa: F401
 from .fabrics import (  # noqa: F401
     SuperPodFabric, SUPERPOD_H100_TABLE4_SOURCE, SUPERPOD_B200_LARGER_SOURCE,
     SUPERPOD_B300_XDR_TABLE3_SOURCE, CostShareEstimate, COTTIER_2024,
-    EPOCH_CLUSTER_INTERCONNECT_SOURCE, NVLinkDomainFigure,
+    EPOCH_CLUSTER_INTERCONNECT_SOURCE, NVLinkDomainFigure, ClusterFabric, DEEPSEEK_MPFT_SOURCE,
 )
 from .collectives import CollectiveMeasurement
 from .latency import LatencyEstimate
@@ -76,6 +76,9 @@ NETWORK_COST_SHARES = fabrics.NETWORK_COST_SHARES
 
 #: NVIDIA's headline figures for its NVLink domains (both directions added, as quoted).
 NVLINK_DOMAIN_FIGURES = fabrics.NVLINK_DOMAIN_FIGURES
+
+#: The largest GPU clusters' published fabrics (Clos, or not published) and DeepSeek's multi-plane design.
+CLUSTER_FABRICS = fabrics.CLUSTER_FABRICS
 
 #: Peak bus bandwidths stated by NCCL's maintainers (published-results §5), plus the
 #: H200 figures of the ML Engineering book and one network port.
@@ -147,7 +150,7 @@ __all__ = [
     "SUPERPOD_B300_XDR_TABLE3", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
     "CostShareEstimate", "NETWORK_COST_SHARES", "COTTIER_2024",
     "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE",
-    "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES",
+    "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES", "ClusterFabric", "CLUSTER_FABRICS", "DEEPSEEK_MPFT_SOURCE",
     "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog", "LLAMA3_INTERRUPTIONS",
     "InterruptionCause", "RestartReport", "OPT175B_RESTARTS", "RecoveryObservation", "FT_HSDP_RECOVERY",
 ]

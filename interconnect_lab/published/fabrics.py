@@ -1,4 +1,4 @@
-"""Published cluster fabrics: DGX SuperPOD fat trees, the network's share of cost, NVLink domain figures."""
+"""Published cluster fabrics: DGX SuperPOD fat trees, the largest clusters' fabrics, the network's share of cost, NVLink domain figures."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ __all__ = ["SuperPodFabric", "SUPERPOD_H100_TABLE4_SOURCE", "SUPERPOD_H100_TABLE
            "SUPERPOD_B200_LARGER_SOURCE", "SUPERPOD_B200_LARGER", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
            "SUPERPOD_B300_XDR_TABLE3", "CostShareEstimate", "COTTIER_2024",
            "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE",
-           "NETWORK_COST_SHARES", "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES"]
+           "NETWORK_COST_SHARES", "NVLinkDomainFigure", "NVLINK_DOMAIN_FIGURES", "ClusterFabric",
+           "CLUSTER_FABRICS", "META_GENAI_SOURCE", "COLOSSUS_SOURCE", "EAGLE_SOURCE", "DEEPSEEK_MPFT_SOURCE"]
 
 
 # Fat trees: NVIDIA DGX SuperPOD compute fabrics -------------------------------------------
@@ -237,4 +238,84 @@ NVLINK_DOMAIN_FIGURES: tuple[NVLinkDomainFigure, ...] = (
     NVLinkDomainFigure(
         system="GB200 NVL72", quantity="total", both_directions_bytes_per_s=130 * u.TB_per_s,
         source=NVIDIA_NVLINK.at("NVL72", note="'130TB/s of GPU bandwidth in one NVL72' (72 x 1.8 TB/s, rounded)")),
+)
+
+
+# The largest GPU clusters' fabrics, and DeepSeek's multi-plane fat tree --------------------
+
+@dataclass(frozen=True, kw_only=True)
+class ClusterFabric:
+    """What an operator or vendor has published about one large GPU cluster's network.
+
+    Attributes
+    ----------
+    name : str
+        The cluster, briefly.
+    gpus : int or None
+        GPUs, as published [-]; None where no primary source gives the count.
+    network : str
+        The fabric's technology, as published.
+    topology : str
+        Its topology, as published, or ``"not published"``.
+    clos : bool or None
+        Whether the topology is a Clos (fat-tree family); None where it is not published.
+    planes, tiers, switches : int or None
+        Where published: independent planes, switch tiers of each, switches in all [-].
+    source : Source
+    """
+
+    name: str
+    gpus: int | None
+    network: str
+    topology: str
+    clos: bool | None
+    planes: int | None = None
+    tiers: int | None = None
+    switches: int | None = None
+    source: Source
+
+
+#: Meta's engineering blog on its two 24,576-GPU clusters; the Llama 3 paper on their topology.
+META_GENAI_SOURCE = Source(
+    title="Meta Engineering, Building Meta's GenAI Infrastructure", year=2024,
+    url="https://engineering.fb.com/2024/03/12/data-center-engineering/building-metas-genai-infrastructure/",
+    note="12 March 2024: 'two versions of our 24,576-GPU data center scale cluster': one with RoCE (Arista 7800, "
+         "Wedge400 and Minipack2 OCP rack switches), one with 'an NVIDIA Quantum2 InfiniBand fabric'; the Llama 3 "
+         "paper (arXiv:2407.21783, section 3.3.1) gives the RoCE cluster's '24K GPUs ... in a three-layer Clos "
+         "network'",
+)
+COLOSSUS_SOURCE = Source(
+    title="NVIDIA press release, NVIDIA Ethernet Networking Accelerates World's Largest AI Supercomputer, "
+          "Built by xAI", year=2024, url="https://publicnow.com/view/553383B116406ED46EB27447DA58C84652BCD595",
+    note="28 October 2024: 'xAI's Colossus supercomputer cluster comprising 100,000 NVIDIA Hopper Tensor Core GPUs' "
+         "on Spectrum-X Ethernet; 'Across all three tiers of the network fabric ... zero application latency "
+         "degradation or packet loss due to flow collisions'; a three-tier Ethernet fabric is a Clos",
+)
+EAGLE_SOURCE = Source(
+    title="TOP500 List, November 2023", year=2023, url="https://www.top500.org/lists/top500/2023/11/",
+    note="Eagle (Microsoft Azure), NVIDIA H100, NVIDIA InfiniBand NDR, third on the list; no source read gives "
+         "its GPU count or its topology",
+)
+#: DeepSeek's ISCA 2025 paper: the multi-plane fat tree (MPFT) and its cost comparison.
+DEEPSEEK_MPFT_SOURCE = Source(
+    title="C. Zhao et al. (DeepSeek-AI), Insights into DeepSeek-V3: Scaling Challenges and Reflections on "
+          "Hardware for AI Architectures, ISCA 2025", year=2025, url="https://arxiv.org/abs/2505.09343",
+    note="the multi-plane two-layer fat tree: 8 planes, each GPU-NIC pair of a node on its own plane (400G "
+         "ConnectX-7), 'theoretically' up to 16,384 GPUs with 64-port switches; its cost table gives MPFT 16,384 "
+         "endpoints and 768 switches against a three-tier fat tree's 65,536 endpoints and 5,120 switches (as "
+         "summarised by secondary sources; the paper's own text was not read in full)",
+)
+
+#: Published fabrics of the largest GPU clusters, and DeepSeek's multi-plane design.
+CLUSTER_FABRICS: tuple[ClusterFabric, ...] = (
+    ClusterFabric(name="Meta Llama 3 cluster (RoCE)", gpus=24_576,
+                  network="RoCE Ethernet (Arista 7800, Wedge400, Minipack2)", topology="three-layer Clos",
+                  clos=True, tiers=3, source=META_GENAI_SOURCE),
+    ClusterFabric(name="xAI Colossus", gpus=100_000, network="Spectrum-X Ethernet (SN5600)",
+                  topology="three tiers", clos=True, tiers=3, source=COLOSSUS_SOURCE),
+    ClusterFabric(name="Microsoft Eagle", gpus=None, network="InfiniBand NDR", topology="not published",
+                  clos=None, source=EAGLE_SOURCE),
+    ClusterFabric(name="DeepSeek multi-plane fat tree (design)", gpus=16_384, network="InfiniBand NDR, 400G per GPU",
+                  topology="8 planes of two-tier fat trees", clos=True, planes=8, tiers=2, switches=768,
+                  source=DEEPSEEK_MPFT_SOURCE),
 )

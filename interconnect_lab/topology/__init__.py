@@ -61,6 +61,8 @@ Beyond the fat tree
 -------------------
 :func:`rail_only` and :func:`direct_connect` drop a fat tree's top tier (one
 separate tree per rail; pods joined block to block, Jupiter-style);
+:func:`multi_plane_fat_tree` builds several fat trees side by side (an adapter split into
+one port per plane, or each GPU of a server on its own plane, as DeepSeek's is);
 :func:`dragonfly` builds HPE Slingshot's kind of network and :func:`torus`
 TPU-style tori with optical circuit switches. Every design condenses to a
 :class:`TopologySummary` (hosts, switches, links, hops, bisection, failure
@@ -84,6 +86,7 @@ from .dragonflies import SLINGSHOT, Dragonfly, dragonfly, dragonfly_max_hosts
 from .tori import TPU_V4, Torus, torus
 from .spineless import JUPITER_REPORTED, RAIL_ONLY_REPORTED, DirectConnect, RailOnly, direct_connect, rail_only
 from .comparison import COMPARISON_COLUMNS, TopologyComparison, network_cost_per_host, topology_comparison
+from .planes import PLANE_SPLITS, MultiPlaneFatTree, multi_plane_fat_tree, multi_plane_max_endpoints
 
 __all__ = [
     "ScaleUpDomain", "scale_up_domain", "nvlink_domain", "NVLINK_DOMAIN_WIRING",
@@ -94,4 +97,6 @@ __all__ = [
     "Torus", "torus", "TPU_V4",
     "RailOnly", "rail_only", "DirectConnect", "direct_connect", "RAIL_ONLY_REPORTED", "JUPITER_REPORTED",
     "TopologyComparison", "topology_comparison", "network_cost_per_host", "COMPARISON_COLUMNS",
+    # several fat trees side by side
+    "MultiPlaneFatTree", "multi_plane_fat_tree", "multi_plane_max_endpoints", "PLANE_SPLITS",
 ]

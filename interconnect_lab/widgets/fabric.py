@@ -146,7 +146,8 @@ class IncastPanel(Panel):
 
     PACKET_BYTES = 4096.0
     LINK_DELAY_S = 1 * u.us
-    FLOW_CONTROLS = ("lossless", "drop-tail", "drop-tail/go-back-n", "trimming")
+    FLOW_CONTROLS = ("lossless", "drop-tail/timeout only", "drop-tail/selective repeat", "drop-tail/go-back-n",
+                     "trimming")
 
     def __init__(self, *, max_senders=32, buffer_packets=32, timeout_s=1 * u.ms, size_bytes=256 * u.KiB,
                  link="InfiniBand NDR"):

@@ -41,9 +41,10 @@ def path_label(name):
 class OffloadPanel(Panel):
     """Model, GPU, shards, offload plan, path, tokens and overlap → memory per GPU and the step on every path.
 
-    The training state (16 bytes per parameter) is split over ``shards`` GPUs
-    as ZeRO-3 splits it; the plan decides what of each GPU's share stays in HBM
-    and what crosses the host link each step; the step computes the model FLOPs
+    The training state (16 bytes per parameter) is shared by ``shards`` GPUs;
+    the plan decides what stays in HBM (whole on every GPU where the plan
+    replicates it, as ZeRO-Offload does the 16-bit weights) and what crosses the
+    host link each step; the step computes the model FLOPs
     of the chosen tokens per GPU. Every path is computed at once by
     :func:`interconnect_lab.memory.offload_step`; the chosen one is outlined.
 
@@ -67,7 +68,7 @@ class OffloadPanel(Panel):
                             "Grace LPDDR5X over NVLink-C2C"),
                    "tokens_per_gpu": (2048, 8192), "overlap_fraction": (0.0, 0.5, 1.0)}
 
-    def __init__(self, *, model="Llama 3 70B", gpu="H100 SXM", shards=8, plan="ZeRO-Offload",
+    def __init__(self, *, model="Llama 3 70B", gpu="H100 SXM", shards=8, plan="ZeRO-3 + CPU optimizer offload",
                  path="host DDR5 over PCIe Gen5 x16", tokens_per_gpu=8192, overlap_fraction=0.5):
         parameters = {name: training.parameter_count(m) for name, m in training.MODELS.items()}
         self.controls = {

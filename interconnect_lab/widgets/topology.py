@@ -25,7 +25,7 @@ SIZE_GRID = tuple(int(n) for n in np.unique(np.round(np.geomspace(32, 131_072, 7
 #: Host counts the topology panel offers [-].
 HOST_COUNTS = (1024, 2048, 4096, 8192, 16_384, 32_768, 65_536)
 
-_RADICES = (32, 40, 64, 128, 144, 256)
+_RADICES = (32, 40, 64, 128, 144, 256, 512)
 _TIERS = ("leaf", "spine", "core")
 
 

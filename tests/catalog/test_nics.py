@@ -15,9 +15,11 @@ def test_a_400_Gbit_per_s_nic_carries_50_GB_per_s():
     assert catalog.nic("ConnectX-7").per_direction_bytes_per_s == pytest.approx(50 * u.GB_per_s)
 
 
-@pytest.mark.parametrize("nic", list(catalog.NICS.values()), ids=lambda e: e.name)
+@pytest.mark.parametrize("nic", [n for n in catalog.NICS.values() if n.host_link is not None],
+                         ids=lambda e: e.name)
 def test_every_nic_fits_its_host_link(nic):
-    # A NIC faster than its PCIe slot could not run at line rate.
+    # A NIC faster than its PCIe slot could not run at line rate (a NIC whose host link is not
+    # published has none to check).
     assert catalog.link(nic.host_link).per_direction_bytes_per_s >= nic.per_direction_bytes_per_s
 
 

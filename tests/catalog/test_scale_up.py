@@ -12,6 +12,7 @@ from interconnect_lab import catalog, units as u
 def test_every_entry_is_marked_and_sourced():
     for entry in list(catalog.SCALE_UP_FABRICS.values()) + list(catalog.ETHERNET_ROADMAP.values()):
         assert entry.status in catalog.STATUSES
+        assert entry.as_of and (entry.expected_by is not None or entry.status not in catalog.FORWARD_LOOKING)
         assert entry.sources and all(s.url or s.doi for s in entry.sources)
         assert 2020 <= entry.year <= 2026
 
@@ -55,15 +56,19 @@ def test_ethernet_standards():
 
 def test_entries_validate():
     ua = catalog.scale_up_fabric("UALink 200G 1.0")
-    with pytest.raises(ValueError, match="unknown status 'rumoured'"):
+    with pytest.raises(ValueError, match="status = 'rumoured' is not valid for 'UALink 200G 1.0'"):
         dataclasses.replace(ua, status="rumoured")
-    with pytest.raises(ValueError, match="status_date"):
+    with pytest.raises(ValueError, match="status_date = 'April 2025' is not valid"):
         dataclasses.replace(ua, status_date="April 2025")
+    with pytest.raises(ValueError, match="forward-looking status 'specification' but no expected_by"):
+        dataclasses.replace(ua, expected_by=None)
+    with pytest.raises(ValueError, match="as_of = '2024' is before status_date = '2025-04-08'"):
+        dataclasses.replace(ua, as_of="2024")
     with pytest.raises(ValueError, match="needs at least one Source"):
         dataclasses.replace(ua, sources=())
     with pytest.raises(ValueError, match="full mesh of 8 needs 7 ports"):
         dataclasses.replace(catalog.scale_up_fabric("Infinity Fabric (MI300X)"), ports_per_accelerator=4)
-    with pytest.raises(ValueError, match="unknown scale-up fabric 'NVLink 6'"):
-        catalog.scale_up_fabric("NVLink 6")
+    with pytest.raises(ValueError, match="unknown scale-up fabric 'NVLink 7'"):
+        catalog.scale_up_fabric("NVLink 7")
     with pytest.raises(ValueError, match="unknown kind"):
         dataclasses.replace(catalog.roadmap_item("200G-per-lane SerDes"), kind="optics")

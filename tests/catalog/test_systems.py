@@ -52,9 +52,22 @@ def test_gb200_nvl72_hbm_totals_about_13_4_TB():
 
 def test_scale_up_links_of_a_system_match_its_switch():
     for system in catalog.SYSTEMS.values():
+        if system.scale_up_switch is None:      # an announced rack whose switch is not described
+            continue
         link = catalog.link(catalog.gpu(system.gpu).scale_up_link)
         switch = catalog.switch(system.scale_up_switch)
         assert switch.port_per_direction_bytes_per_s == link.per_direction_bytes_per_s, system.name
+
+
+def test_issue_37_error_1_gb200_has_one_400g_nic_per_gpu():
+    # Issue 37, error 1: GB200 NVL72 ships one 400G ConnectX-7 per GPU; NVLink 5's 900 GB/s per direction over
+    # its 50 GB/s is a ratio of 18 (not 9, which pairs GB200 with an 800G ConnectX-8).
+    nvl = catalog.system("GB200 NVL72")
+    assert (nvl.nic, nvl.nics) == ("ConnectX-7", nvl.gpus)
+    fabric = catalog.scale_up_fabric("NVLink 5 (GB200 NVL72)")
+    assert fabric.per_accelerator_per_direction_bytes_per_s / catalog.nic(nvl.nic).per_direction_bytes_per_s == 18
+    gb300 = catalog.system("GB300 NVL72")
+    assert (gb300.nic, gb300.nics) == ("ConnectX-8", gb300.gpus)
 
 
 def test_estimates_are_flagged():

@@ -146,6 +146,97 @@ def test_go_back_n_timer_fires_after_a_timeout_that_resent_at_the_same_instant()
     assert result.timeouts > 0 and result.completion_time_s > 0.01
 
 
+# Recoveries: timeout only, selective repeat (SACK-triggered), go-back-N -------------------------
+#
+# Issue 37, error 6: the drop-tail case once labelled "selective recovery" recovered only by timeout. The
+# scenario below is worked out by hand. Two senders, three packets of 1000 B each, links and port at
+# 1000 B/s (1 s per packet), 1 s link delay, a buffer of two packets, a 20 s timer. The window (one
+# bandwidth-delay product, 6 packets) lets each sender send at t = 0, 1, 2; a packet sent at t reaches the
+# switch at t + 2.
+#   t = 2: f0p0 and f1p0 arrive and fill the buffer (f0p0 in service).
+#   t = 3: f0p1 and f1p1 find it full: dropped. f0p0 leaves (delivered t = 4), f1p0 is served.
+#   t = 4: f0p2 takes the freed place; f1p2 is dropped. f1p0 delivered t = 5, f0p2 t = 6.
+# Flow 0 lost a packet in the middle, flow 1 its last two (a lost tail).
+SR_SCENARIO = dict(n_senders=2, size_bytes=3000, link_bytes_per_s=1000.0, buffer_bytes=2000, packet_bytes=1000,
+                   flow_control="drop-tail", link_delay_s=1.0, retransmission_timeout_s=20.0)
+
+
+def _events(sim, flow):
+    return [(t, kind, seq) for t, kind, f, seq in sim.log if f == flow]
+
+
+@pytest.mark.parametrize("recovery", ["timeout only", "selective repeat", "go-back-n"])
+def test_the_three_recoveries_see_the_same_drops(recovery):
+    sim = IncastSimulation(**SR_SCENARIO, recovery=recovery)
+    sim.run()
+    drops = [(t, f, seq) for t, kind, f, seq in sim.log if kind == "drop"]
+    assert drops == [(3.0, 0, 1), (3.0, 1, 1), (4.0, 1, 2)]
+
+
+def test_timeout_only_waits_for_the_timer_even_with_later_packets_delivered():
+    sim = IncastSimulation(**SR_SCENARIO, recovery="timeout only")
+    result = sim.run()
+    # f0p2 arrives at t = 6 and shows the gap, but the sender learns of it only when f0p1's timer fires
+    # at 1 + 20 = 21 s: resent at 21, at the switch at 23, delivered at 25.
+    assert _events(sim, 0)[-3:] == [(21.0, "timeout", 1), (21.0, "send", 1), (25.0, "delivered", 1)]
+    assert (result.timeouts, result.fast_retransmits) == (3, 0)
+    assert sim.flows[0].finish_s == 25.0
+
+
+def test_selective_repeat_resends_on_the_sack_one_round_trip_after_the_loss():
+    sim = IncastSimulation(**SR_SCENARIO, recovery="selective repeat")
+    result = sim.run()
+    # f0p2 delivered at t = 6 carries a SACK: f0p1, sent before it, is missing. The SACK reaches the sender
+    # two link delays later (t = 8), which resends f0p1 at once: at the switch at 10, delivered at 12.
+    assert _events(sim, 0) == [
+        (0.0, "send", 0), (1.0, "send", 1), (2.0, "send", 2), (3.0, "drop", 1), (4.0, "delivered", 0),
+        (6.0, "delivered", 2), (8.0, "sack-loss", 1), (8.0, "send", 1), (12.0, "delivered", 1)]
+    assert sim.flows[0].finish_s == 12.0                     # 25 s with timeouts only
+    # A lost tail has nothing after it to reveal the gap: flow 1 still waits for its timers (21 and 22 s);
+    # after the first the window is one packet, so f1p1 goes when f1p2's timer frees it (22 s, delivered
+    # 26) and f1p2 when f1p1's acknowledgement returns (28 s, delivered 32), as with timeouts only.
+    assert [e for e in _events(sim, 1) if e[1] in ("timeout", "sack-loss")] == [(21.0, "timeout", 1),
+                                                                               (22.0, "timeout", 2)]
+    assert sim.flows[1].finish_s == 32.0
+    assert (result.timeouts, result.fast_retransmits, result.retransmitted_bytes) == (2, 1, 3000.0)
+
+
+def test_selective_repeat_resends_less_than_go_back_n():
+    sr = incast_port(**SR_SCENARIO, recovery="selective repeat")
+    gbn = incast_port(**SR_SCENARIO, recovery="go-back-n")
+    # Go-back-N also resends f0p2, which had arrived: 4 packets against selective repeat's 3 (the lost ones).
+    assert (sr.retransmitted_bytes, gbn.retransmitted_bytes) == (3000.0, 4000.0)
+    assert sr.retransmitted_bytes == sr.drops * 1000
+
+
+def test_a_sack_and_a_timer_never_resend_the_same_loss_twice():
+    # Many senders into a small buffer: losses are found by SACKs and by timers, often for the same
+    # packets; every packet still reaches the receiver exactly once and every resend repairs a drop.
+    sim = IncastSimulation(16, 64 * 4096, 50e9, 8 * 4096, 4096, "drop-tail", link_delay_s=1e-6,
+                           retransmission_timeout_s=1e-4, recovery="selective repeat")
+    result = sim.run()
+    assert all(flow.delivered == flow.packets for flow in sim.flows)
+    assert result.retransmitted_bytes == result.drops * 4096
+    assert result.fast_retransmits > 0 and result.fast_retransmits + result.timeouts == result.drops
+
+
+def test_selective_repeat_beats_timeouts_and_go_back_n_under_incast():
+    # IRN (Mittal et al. 2018) and Ultra Ethernet: selective retransmission recovers within a round trip
+    # and resends only what was lost, so it beats both timeout-only recovery and go-back-N.
+    kw = dict(link_delay_s=1e-6, retransmission_timeout_s=1e-3)
+    eff = {name: incast_port(8, 64 * 4096, 50e9, 32 * 4096, 4096, "drop-tail", recovery=name, **kw).efficiency
+           for name in ("timeout only", "selective repeat", "go-back-n")}
+    assert eff["selective repeat"] > eff["go-back-n"] > eff["timeout only"]
+
+
+def test_recovery_names():
+    with pytest.raises(ValueError, match="unknown recovery scheme 'selective'; valid recovery schemes are: "
+                                         "'timeout only', 'selective repeat', 'go-back-n'"):
+        IncastSimulation(**SR_SCENARIO, recovery="selective")
+    with pytest.raises(ValueError, match="recovery = 'selective repeat' applies to drop-tail only"):
+        IncastSimulation(**{**SR_SCENARIO, "flow_control": "trimming"}, recovery="selective repeat")
+
+
 # Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
 
 def incast_sound(result, kwargs):

@@ -49,8 +49,8 @@ def test_kv_and_share_and_decode_plots_have_units():
 
 
 def test_offload_bars_are_relative_to_compute_and_update_in_place():
-    steps = [m.offload_step("Llama 3 70B", "H100 SXM", "ZeRO-Offload", p, tokens_per_gpu=8192, shards=8)
-             for p in m.OFFLOAD_PATHS]
+    steps = [m.offload_step("Llama 3 70B", "H100 SXM", "ZeRO-3 + CPU optimizer offload", p, tokens_per_gpu=8192,
+                            shards=8) for p in m.OFFLOAD_PATHS]
     ax = offload_paths_plot(list(m.OFFLOAD_PATHS), steps, selected=2)
     exposed = ax.offload_artists["exposed"]
     assert [bar.get_width() for bar in ax.offload_artists["compute"]] == [1.0] * len(steps)

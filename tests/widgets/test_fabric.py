@@ -33,7 +33,8 @@ def test_incast_panel_shows_the_curve():
                             flow_controls=IncastPanel.FLOW_CONTROLS)
     for control, results in curve.results.items():
         assert np.array_equal(panel.result.goodput_fraction(control), curve.goodput_fraction(control))
-    assert f"{curve.goodput_fraction('drop-tail')[-1]:.0%}" in panel.readout.value
+    assert f"{curve.goodput_fraction('drop-tail/timeout only')[-1]:.0%}" in panel.readout.value
+    assert f"<b>drop-tail/selective repeat</b> {curve.goodput_fraction('drop-tail/selective repeat')[-1]:.0%}" in panel.readout.value
 
 
 def test_straggler_panel_shows_the_step_times():

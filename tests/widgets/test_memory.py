@@ -28,9 +28,9 @@ def other_value(control):
 
 
 def test_initial_state_matches_the_model():
-    panel = OffloadPanel(model="Llama 3 70B", gpu="H100 SXM", shards=8, plan="ZeRO-Offload",
+    panel = OffloadPanel(model="Llama 3 70B", gpu="H100 SXM", shards=8, plan="ZeRO-3 + CPU optimizer offload",
                          path="host DDR5 over PCIe Gen5 x16", tokens_per_gpu=8192, overlap_fraction=0.5)
-    step = m.offload_step("Llama 3 70B", "H100 SXM", "ZeRO-Offload", "host DDR5 over PCIe Gen5 x16",
+    step = m.offload_step("Llama 3 70B", "H100 SXM", "ZeRO-3 + CPU optimizer offload", "host DDR5 over PCIe Gen5 x16",
                           tokens_per_gpu=8192, shards=8, overlap_fraction=0.5)
     chosen = panel.result["steps"][panel.result["selected"]]
     assert chosen == step

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ... import catalog, energy, silicon
+from ... import catalog, energy, silicon, topology
 from ... import units as u
 from ._common import choice, numeric
 
@@ -31,6 +31,16 @@ ENTRIES = [
             "(`silicon.H100_DIE`) has no defect?",
             lambda: silicon.chip_yield(silicon.H100_DIE.area_m2), unit="%", scale=0.01,
             hint="Poisson yield exp(−D A); `silicon.chip_yield`."),
+    numeric("ch10.ex5", "Quantum-X800 in three tiers",
+            "How many hosts does a non-blocking three-tier fat tree of NVIDIA Quantum-X800 Q3400 switches "
+            "hold (`catalog.switch(\"Quantum-X800 Q3400\").ports`, `topology.max_hosts`)?",
+            lambda: topology.max_hosts(catalog.switch("Quantum-X800 Q3400").ports, 3), unit="hosts", exact=True,
+            hint="k^3/4 for radix k."),
+    numeric("ch10.ex6", "A Kyber rack's busbar",
+            "The Rubin Ultra NVL576 rack is announced at up to 600 kW (`catalog.rack_power`). What current "
+            "does that draw at 800 V DC, in amperes?",
+            lambda: catalog.rack_power("Rubin Ultra NVL576 (Kyber)").power_w / catalog.DISTRIBUTION_VOLTS["800 VDC"],
+            unit="A", hint="I = P / V."),
     choice("ch10.q1", "PUE",
            "A PUE of 1.3 means ...",
            ["the facility draws 1.3 W for each watt the IT equipment uses", "30 % of the IT power is wasted "

@@ -28,6 +28,16 @@ ENTRIES = [
             "How many hosts fit in a two-tier fat tree of 64-port switches at 3:1 oversubscription?",
             lambda: topology.max_hosts(64, 2, oversubscription=3), unit="hosts", exact=True,
             hint="`topology.max_hosts(radix, tiers, oversubscription=...)`."),
+    numeric("ch13.ex5", "DeepSeek's planes",
+            "How many switches do 8 planes of two-tier fat trees of 64-port switches need for 16,384 GPUs, "
+            "each GPU on one plane (`topology.multi_plane_fat_tree`)?",
+            lambda: topology.multi_plane_fat_tree(16_384, 8, radix=64).switches, unit="switches", exact=True,
+            hint="Each plane is a two-tier fat tree of 2,048 hosts: 64 leaves and 32 spines."),
+    numeric("ch13.ex6", "Planes split by port",
+            "An 800G NIC runs as 2 x 400G, one port on each of 2 planes of 128-port 400G switches. How many "
+            "switches do the planes need for 8,192 GPUs (`split=\"port\"`)?",
+            lambda: topology.multi_plane_fat_tree(8_192, 2, split="port", radix=128).switches, unit="switches",
+            exact=True, hint="Every plane holds every GPU: two tiers of radix 128 hold 8,192."),
     choice("ch13.q1", "Adversarial traffic on a dragonfly",
            "Minimal routing on a dragonfly meets traffic where every group sends to the next one. What "
            "helps?",

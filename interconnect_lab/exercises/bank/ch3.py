@@ -36,6 +36,20 @@ ENTRIES = [
             lambda: memory.kv_cache_bytes(_llama70(), 131_072) / catalog.link("PCIe Gen5 x16")
             .per_direction_bytes_per_s, unit="ms", scale=u.ms,
             hint="Size over the per-direction rate.", binary_prefixes=True),
+    numeric("ch3.ex5", "ZeRO-Offload's ceiling",
+            "ZeRO-Offload keeps all the 16-bit weights on every GPU and the optimizer on the host. What is "
+            "the largest model it fits on 80 GB H100s, however many GPUs share the state "
+            "(`memory.offload_limits`, HBM limit), in billions of parameters?",
+            lambda: memory.offload_limits("ZeRO-Offload", "H100 SXM", shards=8).hbm_parameters / 1e9,
+            unit="billion parameters", hint="2 bytes per weight, whole on every GPU: 80 GB / 2 B."),
+    numeric("ch3.ex6", "PCIe Gen6 on a current host",
+            "On a host with 12 channels of DDR5-6400 (`catalog.host(\"Xeon 6 6900P, 12 x DDR5-6400\")`), how "
+            "many times faster than PCIe Gen5 x16 does Gen6 x16 move ZeRO-Offload's copies: the ratio of "
+            "the two paths' rates (`memory.offload_path(name, host=...).read_bytes_per_s`)?",
+            lambda: (memory.offload_path("host DDR5 over PCIe Gen6 x16", host="Xeon 6 6900P, 12 x DDR5-6400")
+                     .read_bytes_per_s / memory.offload_path("host DDR5 over PCIe Gen5 x16",
+                                                        host="Xeon 6 6900P, 12 x DDR5-6400").read_bytes_per_s),
+            unit="x", hint="Each path runs at the slower of its link and the GPU's share of host memory."),
     choice("ch3.q1", "A NIC in a narrow slot",
            "Can a 200 Gb/s network adapter run at line rate in a PCIe Gen4 slot wired with 8 lanes?",
            ["yes", "no"],

@@ -27,6 +27,15 @@ ENTRIES = [
             "the bandwidth-delay product?",
             lambda: catalog.link("Ethernet 400G").per_direction_bytes_per_s * 10 * u.us, unit="KiB",
             scale=u.KiB, rtol=0.005, hint="Rate in bytes per second × round-trip time; a KiB is 1,024 bytes."),
+    numeric("ch6.ex5", "Selective repeat under incast",
+            "Eight senders each send 256 KiB through one 400 Gb/s port with a 32-packet buffer of 4 KiB "
+            "packets, 1 µs link delay and a 1 ms retransmission timer (`fabric.incast_port`, flow control "
+            "`\"drop-tail\"`, `recovery=\"selective repeat\"`). What fraction of the port's capacity is goodput?",
+            lambda: fabric.incast_port(8, 256 * u.KiB, catalog.link("Ethernet 400G").per_direction_bytes_per_s,
+                                       32 * 4 * u.KiB, 4 * u.KiB, "drop-tail", recovery="selective repeat",
+                                       link_delay_s=1 * u.us, retransmission_timeout_s=1 * u.ms).goodput_fraction,
+            unit="%", scale=0.01, rtol=0.02,
+            hint="A loss is resent one round trip after the SACK that reports it, not after the timer."),
     choice("ch6.q1", "Elephants and ECMP",
            "ECMP hashes each flow onto one path. With a few large flows, as in collectives, ...",
            ["the load spreads evenly anyway", "some links carry two or more flows while others idle",
