@@ -57,7 +57,7 @@ NCCL_NVLINK_BYTES_PER_S_PER_LINK = MappingProxyType({
 _COMPUTE_CAPABILITY = MappingProxyType({
     "V100": "volta", "A100 SXM": "ampere", "A100 SXM 40GB": "ampere", "H100 SXM": "hopper",
     "H200 SXM": "hopper", "B200": "blackwell", "GB200": "blackwell", "B300": "blackwell",
-    "GB300": "blackwell",
+    "GB300": "blackwell", "Rubin": "blackwell",
 })
 
 CUDA_GPUS = Source(
@@ -65,9 +65,11 @@ CUDA_GPUS = Source(
     note="A100 8.0, H100 and H200 9.0, B200 and GB200 10.0, B300 and GB300 10.3; NCCL groups 10.x and "
          "later as Blackwell")
 
-#: Where the NVLink generation of a GPU tells its NCCL class (for GPUs not named above).
+#: Where the NVLink generation of a GPU tells its NCCL class (for GPUs not named above). NCCL at
+#: the commit read has no class after Blackwell: it prices compute capability 10.0 and later, Rubin
+#: (NVLink 6) included, with its Blackwell tables and per-link rate (``topo.h``: ``>= 100``).
 _BY_NVLINK = MappingProxyType({"NVLink 2": "volta", "NVLink 3": "ampere", "NVLink 4": "hopper",
-                               "NVLink 5": "blackwell"})
+                               "NVLink 5": "blackwell", "NVLink 6": "blackwell"})
 
 
 def nvlink_bytes_per_s(link) -> float:
@@ -86,6 +88,11 @@ def nvlink_bytes_per_s(link) -> float:
     --------
     >>> round(nvlink_bytes_per_s("NVLink 4") / 1e9, 1), round(nvlink_bytes_per_s("NVLink 5") / 1e9, 1)
     (370.8, 721.8)
+
+    NVLink 6's 36 links at NCCL's latest per-link rate:
+
+    >>> round(nvlink_bytes_per_s("NVLink 6") / 1e9, 1)
+    1443.6
     """
     from .. import catalog
 

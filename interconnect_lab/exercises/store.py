@@ -57,7 +57,7 @@ STORE = {
     'ch6.ex2': ('d14eb5b74afe244a', '7158bd5267e67499489e38c6468725b4'),
     'ch6.ex3': ('2696f390fff3da90', 'c1cfbf966081d05f524e6c9d0d098b0d'),
     'ch6.ex4': ('2166c49d36af13b9', '10ae3278e145f829a08bbb5f789c7e36'),
-    'ch6.ex5': ('50c53edb91cf13ae', 'c3e5cf8a153dac0d4bca330fca287cf5'),
+    'ch6.ex5': ('50c53edb91cf13ae', '64bde51e133022182e19d001d1c0aa7c'),
     'ch6.q1': ('37c75703c203a413', 'e61894e0285d79d3a253ca29a261b042'),
     'ch6.q2': ('5b6598773a67234e', 'd787b9af37a2d05994c31ea6ccae0b2a'),
     'ch6.q3': ('b3ace8217eb6181e', '2419e03eaebb93bfa75f064387472204'),

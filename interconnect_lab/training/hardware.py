@@ -112,10 +112,13 @@ class Cluster:
         return self.nics_per_node * port / self.gpus_per_node
 
     @property
-    def collective_nvlink_bytes_per_s(self) -> float:
-        """One GPU's NVLink bandwidth, one direction, as NCCL counts it (links x its per-link rate) [B/s]."""
+    def collective_nvlink_bytes_per_s(self) -> float | None:
+        """One GPU's NVLink bandwidth, one direction, as NCCL counts it (links x its per-link rate) [B/s];
+        None where the GPUs are not joined by NVLink (the collective model follows NCCL)."""
         from .. import collectives
 
+        if catalog.link(self.scale_up_link).family != "NVLink":
+            return None
         return collectives.nvlink_bytes_per_s(self.scale_up_link)
 
     @property
@@ -148,9 +151,14 @@ def _group_system(cluster, ranks, ranks_per_node, network_slowdown):
     from .. import collectives
 
     per_node = ranks_per_node if ranks % ranks_per_node == 0 else 1
+    nvlink = cluster.collective_nvlink_bytes_per_s
+    if nvlink is None or cluster.gpu_spec.vendor != "NVIDIA":
+        raise ValueError(f"cluster {cluster.name!r}: its collectives cannot be priced: the collective model "
+                         f"follows NCCL on NVIDIA GPUs joined by NVLink, and {cluster.gpu} with "
+                         f"{cluster.scale_up_link} is not one")
     return collectives.CollectiveSystem(
         architecture=collectives.architecture_of(cluster.gpu_spec), nodes=ranks // per_node,
-        gpus_per_node=per_node, nvlink_bytes_per_s=cluster.collective_nvlink_bytes_per_s,
+        gpus_per_node=per_node, nvlink_bytes_per_s=nvlink,
         nvswitch=cluster.gpus_per_node > 2, nics_per_node=per_node,
         nic_bytes_per_s=cluster.collective_port_bytes_per_s / network_slowdown,
         name=f"{ranks // per_node} x {per_node} {cluster.gpu}")

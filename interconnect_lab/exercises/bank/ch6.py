@@ -34,7 +34,7 @@ ENTRIES = [
             lambda: fabric.incast_port(8, 256 * u.KiB, catalog.link("Ethernet 400G").per_direction_bytes_per_s,
                                        32 * 4 * u.KiB, 4 * u.KiB, "drop-tail", recovery="selective repeat",
                                        link_delay_s=1 * u.us, retransmission_timeout_s=1 * u.ms).goodput_fraction,
-            unit="%", scale=0.01, rtol=0.02,
+            unit="%", scale=0.01, rtol=0.01,
             hint="A loss is resent one round trip after the SACK that reports it, not after the timer."),
     choice("ch6.q1", "Elephants and ECMP",
            "ECMP hashes each flow onto one path. With a few large flows, as in collectives, ...",
