@@ -8,6 +8,16 @@ named in ``assumptions`` with the value used and why; nothing here is tuned.
 :func:`interconnect_lab.training.fidelity_table` replays every run through
 :func:`interconnect_lab.training.training_step` with the library's defaults.
 
+**Development and validation families.** Written down before the model's mechanisms of
+2026-12 (sharding across nodes through the collective model, context-parallel
+implementations, DeepSpeed's pipeline engine) were added, by stack: the *development*
+runs are those of the stacks the model's defaults were built and calibrated on, the
+Megatron-LM family (NVIDIA's Megatron-LM, Megatron-Core, NeMo and Megatron Bridge;
+ByteDance's MegaScale, in :mod:`interconnect_lab.published.runs`) and MosaicML's Composer;
+the *validation* runs are every other stack (PyTorch FSDP in torchtitan, IBM's fms-fsdp and
+others; DeepSpeed; metaseq; Meta's Llama 3 stack; flash-attention's GPT). Mechanisms are
+developed on the first and the second is reported as it comes out (:func:`family`).
+
 One module per publisher: ``mosaicml``, ``meta``, ``ibm``, ``nvidia``, ``bigscience`` and
 ``flash_attention`` (Dao, 2023); :class:`PublishedRun` itself is in ``run``. Every name is
 available from this package.
@@ -36,7 +46,31 @@ from .run import METRICS, PublishedRun
 
 __all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS",
            "LLM_FOUNDRY_1B_A100_40GB", "LLM_FOUNDRY_1B_BY_LENGTH", "LLM_FOUNDRY_A100_80GB_ONE_NODE", "DGXC_RUNS",
-           "METRICS"]
+           "METRICS", "FAMILIES", "DEVELOPMENT_ORGANISATIONS", "family"]
+
+#: The two families every published run belongs to.
+FAMILIES = ("development", "validation")
+
+#: Publishers whose stacks the model was built and calibrated on: the Megatron-LM family and Composer.
+DEVELOPMENT_ORGANISATIONS = ("NVIDIA", "ByteDance", "MosaicML")
+
+
+def family(run) -> str:
+    """``"development"`` or ``"validation"``: the family of a published run (see the module docstring).
+
+    Parameters
+    ----------
+    run : PublishedRun
+        A published run.
+
+    Examples
+    --------
+    >>> family(TRAINING_RUNS[0]), family(BLOOM_176B)
+    ('development', 'validation')
+    """
+    if not isinstance(run, PublishedRun):
+        raise TypeError(f"run must be a PublishedRun, got {run!r}")
+    return "development" if run.organisation in DEVELOPMENT_ORGANISATIONS else "validation"
 
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
