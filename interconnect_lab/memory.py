@@ -323,7 +323,8 @@ def offload_plan(name: str) -> OffloadPlan:
     Parameters
     ----------
     name : str
-        A key of :data:`OFFLOAD_PLANS` (an unknown name lists the valid ones); an OffloadPlan itself is returned as it is.
+        A key of :data:`OFFLOAD_PLANS` (an unknown name lists the valid ones);
+        an OffloadPlan itself is returned as it is.
     """
     return resolve("offload plan", name, OffloadPlan, OFFLOAD_PLANS)
 
@@ -430,7 +431,8 @@ def offload_path(name: str) -> OffloadPath:
     Parameters
     ----------
     name : str
-        A key of :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones); an OffloadPath itself is returned as it is.
+        A key of :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones);
+        an OffloadPath itself is returned as it is.
     """
     return resolve("offload path", name, OffloadPath, OFFLOAD_PATHS)
 

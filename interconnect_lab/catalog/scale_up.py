@@ -317,7 +317,7 @@ def scale_up_fabric(name):
     Parameters
     ----------
     name : str
-        A key of :data:`SCALE_UP_FABRICS`.
+        A key of ``catalog.SCALE_UP_FABRICS``.
 
     Examples
     --------
@@ -415,7 +415,7 @@ def roadmap_item(name):
     Parameters
     ----------
     name : str
-        A key of :data:`ETHERNET_ROADMAP`.
+        A key of ``catalog.ETHERNET_ROADMAP``.
 
     Examples
     --------
