@@ -56,7 +56,8 @@ TOP_LEVEL = {
         "MoEModel", "moe_model", "AllToAllTraffic", "all_to_all_traffic", "routing_load", "AllToAllTime",
         "expert_parallel_all_to_all", "dispatch_and_combine", "MoELayerStep", "moe_layer_step",
     ),
-    "inference": ("tensor_parallel_decode_all_reduce", "kv_transfer", "ServingDeployment", "serving_deployment"),
+    "inference": ("tensor_parallel_decode_all_reduce", "kv_transfer", "ServingDeployment",
+    "serving_deployment"),
     "calibrate": (
         "parse_nccl_tests", "parse_perftest", "parse_nvidia_smi_topo", "fit_collective", "CalibratedLink",
         "calibrated_cluster", "calibrate_nccl_tests",
@@ -74,11 +75,14 @@ MODULES = {
     "interconnect_lab.units": (
         "unit multipliers and formatters",
         (
-            "kilo", "mega", "giga", "tera", "peta", "exa", "kibi", "mebi", "gibi", "tebi", "pebi", "byte", "bit",
-            "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "kbit", "Mbit", "Gbit", "Tbit", "s", "ms",
+            "kilo", "mega", "giga", "tera", "peta", "exa", "kibi", "mebi", "gibi", "tebi", "pebi", "byte",
+            "bit",
+            "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "kbit", "Mbit", "Gbit", "Tbit", "s",
+            "ms",
             "us", "ns", "minute", "hour", "day", "year", "B_per_s", "kB_per_s", "MB_per_s", "GB_per_s",
             "TB_per_s", "Mbit_per_s", "Gbit_per_s", "Tbit_per_s", "FLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP",
-            "FLOP_per_s", "GFLOP_per_s", "TFLOP_per_s", "PFLOP_per_s", "EFLOP_per_s", "W", "kW", "MW", "J", "pJ",
+            "FLOP_per_s", "GFLOP_per_s", "TFLOP_per_s", "PFLOP_per_s", "EFLOP_per_s", "W", "kW", "MW", "J",
+            "pJ",
             "kWh", "MWh", "GWh", "USD", "kUSD", "MUSD", "per_direction", "both_directions", "format_bytes",
             "format_rate", "format_time", "format_flop_rate", "format_power", "format_usd",
         ),
@@ -92,9 +96,11 @@ MODULES = {
         (
             "GPU", "Link", "Switch", "NIC", "System", "MemoryTier", "GPUS", "LINKS", "SWITCHES", "NICS",
             "SYSTEMS", "MEMORY_TIERS", "gpu", "link", "switch", "nic", "system", "memory_tier", "hbm_tier",
-            "breakout", "ScaleUpFabric", "SCALE_UP_FABRICS", "scale_up_fabric", "RoadmapItem", "ETHERNET_ROADMAP",
+            "breakout", "ScaleUpFabric", "SCALE_UP_FABRICS", "scale_up_fabric", "RoadmapItem",
+            "ETHERNET_ROADMAP",
             "roadmap_item", "STATUSES",
-            "FORWARD_LOOKING", "period", "status_line", "is_shipping", "entries_with_status", "overdue_entries", "Host", "HOSTS", "host", "host_memory_tier",
+            "FORWARD_LOOKING", "period", "status_line", "is_shipping", "entries_with_status", "overdue_entries",
+            "Host", "HOSTS", "host", "host_memory_tier",
             "RackPower", "RACK_POWER", "rack_power", "POWER_DISTRIBUTIONS", "DISTRIBUTION_VOLTS", "HVDC_800V",
         ),
     ),
@@ -106,21 +112,25 @@ MODULES = {
         "published measurements the model is checked against",
         (
             "AblationStep", "MEGASCALE_ABLATION", "MEGASCALE_ABLATION_SOURCE", "MegatronRun", "SC21_TABLE1",
-            "SC21_TABLE1_SOURCE", "MegaScaleRun", "MEGASCALE_TABLE2", "MEGASCALE_TABLE2_SOURCE", "SuperPodFabric",
+            "SC21_TABLE1_SOURCE", "MegaScaleRun", "MEGASCALE_TABLE2", "MEGASCALE_TABLE2_SOURCE",
+            "SuperPodFabric",
             "SUPERPOD_H100_TABLE4", "SUPERPOD_H100_TABLE4_SOURCE", "SUPERPOD_B200_LARGER",
             "SUPERPOD_B200_LARGER_SOURCE", "SUPERPOD_B300_XDR_TABLE3", "SUPERPOD_B300_XDR_TABLE3_SOURCE",
             "CostShareEstimate", "NETWORK_COST_SHARES", "COTTIER_2024",
             "EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION", "EPOCH_CLUSTER_INTERCONNECT_SOURCE", "NVLinkDomainFigure",
-            "NVLINK_DOMAIN_FIGURES", "ClusterFabric", "CLUSTER_FABRICS", "DEEPSEEK_MPFT_SOURCE", "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog",
+            "NVLINK_DOMAIN_FIGURES", "ClusterFabric", "CLUSTER_FABRICS", "DEEPSEEK_MPFT_SOURCE",
+            "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionLog",
             "LLAMA3_INTERRUPTIONS", "InterruptionCause", "RestartReport", "OPT175B_RESTARTS",
             "RecoveryObservation", "FT_HSDP_RECOVERY", "CollectiveMeasurement", "NCCL_BUS_BANDWIDTH",
-            "NCCL_NVLS_SCALING", "SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH", "TrainingTimeExample",
+            "NCCL_NVLS_SCALING", "SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH",
+            "TrainingTimeExample",
             "SC21_TRAINING_TIME_SOURCE", "SC21_TRAINING_TIME_EXAMPLES", "ZERO_PLUS_PLUS_SOURCE",
             "ZERO_PLUS_PLUS_VOLUME", "ZERO_PLUS_PLUS_THROUGHPUT", "LatencyEstimate", "LATENCY_ESTIMATES",
             "LATENCY_DISSECTION_SOURCE", "HostTransferMeasurement", "HOST_DEVICE_TRANSFER",
             "MemoryLatencyMeasurement", "CXL_LATENCY_MEASUREMENTS", "StackThroughput", "KERNEL_TCP_PER_CORE",
             "ERPC_PER_CORE", "CAI_2021", "KALIA_2019", "INTER_SOCKET_LINK_BYTES_PER_S",
-            "INTER_SOCKET_LINK_SOURCE", "PueEstimate", "PUE_ESTIMATES", "RackPowerFigure", "RACK_POWER_FIGURES",
+            "INTER_SOCKET_LINK_SOURCE", "PueEstimate", "PUE_ESTIMATES", "RackPowerFigure",
+            "RACK_POWER_FIGURES",
             "DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S", "NCCL_ISSUE_812", "PublishedRun", "TRAINING_RUNS",
             "GemmMeasurement", "AZURE_A100_GEMM", "AZURE_A100_GEMM_SOURCE", "TILELANG_H800_GEMM",
             "TILELANG_H800_GEMM_SOURCE", "AZURE_H100_FP8_GEMM", "AZURE_H100_FP8_GEMM_SOURCE",
@@ -192,7 +202,8 @@ MODULES = {
         "Failures at scale: stragglers, interruptions, restarts and recovery, as published.",
         (
             "StragglerObservation", "MEGASCALE_STRAGGLERS", "InterruptionCause", "InterruptionLog",
-            "LLAMA3_INTERRUPTIONS", "RestartReport", "OPT", "OPT175B_RESTARTS", "RecoveryObservation", "FT_HSDP",
+            "LLAMA3_INTERRUPTIONS", "RestartReport", "OPT", "OPT175B_RESTARTS", "RecoveryObservation",
+            "FT_HSDP",
             "FT_HSDP_RECOVERY",
         ),
     ),
@@ -201,7 +212,8 @@ MODULES = {
         "volumes.",
         (
             "AblationStep", "MEGASCALE_ABLATION_SOURCE", "MEGASCALE_ABLATION", "MegatronRun",
-            "SC21_TABLE1_SOURCE", "SC21_TABLE1", "MegaScaleRun", "MEGASCALE_TABLE2_SOURCE", "MEGASCALE_TABLE2",
+            "SC21_TABLE1_SOURCE", "SC21_TABLE1", "MegaScaleRun", "MEGASCALE_TABLE2_SOURCE",
+            "MEGASCALE_TABLE2",
             "SC21_TABLE1_VOCABULARY", "SC21_TABLE1_SEQUENCE_LENGTH", "TrainingTimeExample",
             "SC21_TRAINING_TIME_SOURCE", "SC21_TRAINING_TIME_EXAMPLES", "ZERO_PLUS_PLUS_SOURCE",
             "ZERO_PLUS_PLUS_VOLUME", "ZERO_PLUS_PLUS_THROUGHPUT",
@@ -225,10 +237,12 @@ MODULES = {
     "interconnect_lab.collectives": (
         "α-β cost of collectives per link, what NCCL runs on a machine and its time, algbw and busbw",
         (
-            "COLLECTIVES", "ALGORITHMS", "Algorithm", "algorithms_for", "NVLINK_EFFICIENCY", "NETWORK_EFFICIENCY",
+            "COLLECTIVES", "ALGORITHMS", "Algorithm", "algorithms_for", "NVLINK_EFFICIENCY",
+            "NETWORK_EFFICIENCY",
             "EFFICIENCY_SOURCES", "HBM_BYTES_PER_RECEIVED_BYTE", "HBM_TRAFFIC_SOURCE", "ProtocolLatency",
             "NCCL_LATENCIES", "BASE_LATENCY_S", "NVLINK_STEP_LATENCY_S", "NETWORK_STEP_LATENCY_S",
-            "link_parameters", "NVLS_EFFICIENCY", "NVLS_LATENCY_S", "nvls_efficiency", "CollectivePerformance",
+            "link_parameters", "NVLS_EFFICIENCY", "NVLS_LATENCY_S", "nvls_efficiency",
+            "CollectivePerformance",
             "collective_performance", "collective_time", "all_reduce_time", "all_gather_time",
             "reduce_scatter_time", "broadcast_time", "reduce_time", "all_to_all_time", "send_recv_time",
             "crossover_size", "half_bandwidth_size", "BUS_BANDWIDTH_SOURCE", "algorithm_bandwidth",
@@ -254,7 +268,8 @@ MODULES = {
     "interconnect_lab.memory": (
         "the memory wall: training state, KV cache, offload over PCIe and CXL",
         (
-            "TrainingState", "training_state", "kv_cache_bytes", "OffloadPlan", "OFFLOAD_PLANS", "offload_plan",
+            "TrainingState", "training_state", "kv_cache_bytes", "OffloadPlan", "OFFLOAD_PLANS",
+            "offload_plan",
             "OffloadPath", "OFFLOAD_PATHS", "offload_path", "GPUS_PER_HOST_SOCKET", "transfer_time",
             "OffloadStep", "offload_step", "DecodeStep", "decode_step",
             "OffloadLimits", "offload_limits", "DEFAULT_HOST",
@@ -273,9 +288,11 @@ MODULES = {
         "NVLink domains and fat trees; dragonflies, tori, rail-only and direct-connect fabrics, compared in "
         "one table",
         (
-            "ScaleUpDomain", "scale_up_domain", "nvlink_domain", "NVLINK_DOMAIN_WIRING", "FatTree", "fat_tree",
+            "ScaleUpDomain", "scale_up_domain", "nvlink_domain", "NVLINK_DOMAIN_WIRING", "FatTree",
+            "fat_tree",
             "max_hosts", "PATHS", "PathLatency", "path_latency", "TopologySummary", "fat_tree_summary",
-            "Dragonfly", "dragonfly", "dragonfly_max_hosts", "SLINGSHOT", "Torus", "torus", "TPU_V4", "RailOnly",
+            "Dragonfly", "dragonfly", "dragonfly_max_hosts", "SLINGSHOT", "Torus", "torus", "TPU_V4",
+            "RailOnly",
             "rail_only", "DirectConnect", "direct_connect", "RAIL_ONLY_REPORTED", "JUPITER_REPORTED",
             "TopologyComparison", "topology_comparison", "network_cost_per_host", "COMPARISON_COLUMNS",
             "MultiPlaneFatTree", "multi_plane_fat_tree", "multi_plane_max_endpoints", "PLANE_SPLITS",
@@ -293,7 +310,8 @@ MODULES = {
     "interconnect_lab.pricebook": (
         "dated price estimates",
         (
-            "Price", "Transceiver", "TRANSCEIVERS", "transceiver", "PriceBook", "ESTIMATES", "H100_NDR_PRICES",
+            "Price", "Transceiver", "TRANSCEIVERS", "transceiver", "PriceBook", "ESTIMATES",
+            "H100_NDR_PRICES",
             "SINGLE_PORT_400G_TRANSCEIVER_PRICE", "MEDIA", "ELECTRICITY_PRICE", "H100_ETHERNET_PRICES",
             "with_transceiver",
         ),
@@ -301,7 +319,8 @@ MODULES = {
     "interconnect_lab.cost": (
         "cluster cost and power",
         (
-            "ClusterCost", "cluster_cost", "cluster_cost_estimates", "interconnect_overhead", "BREAKDOWN_PARTS",
+            "ClusterCost", "cluster_cost", "cluster_cost_estimates", "interconnect_overhead",
+            "BREAKDOWN_PARTS",
         ),
     ),
     "interconnect_lab.training": (
@@ -312,9 +331,11 @@ MODULES = {
             "FLOP_CONVENTIONS", "training_flops", "RECOMPUTATION", "Recomputation", "Cluster", "CLUSTERS",
             "cluster", "Software", "SOFTWARE", "software", "Efficiencies", "DEFAULT_EFFICIENCIES",
             "ATTENTION_KERNELS", "ATTENTION_KERNEL_SOURCES", "AttentionShare", "attention_share",
-            "ATTENTION_BENCHMARK_LENGTHS", "FLASH_ATTENTION_BACKWARD_FLOPS", "FLASH_ATTENTION_BACKWARD_SOURCE",
+            "ATTENTION_BENCHMARK_LENGTHS", "FLASH_ATTENTION_BACKWARD_FLOPS",
+            "FLASH_ATTENTION_BACKWARD_SOURCE",
             "EAGER_RMSNORM_BYTES", "EAGER_ROTARY_BYTES", "EAGER_GATED_ACTIVATION_BYTES",
-            "EAGER_ELEMENTWISE_SOURCES", "EAGER_ADAMW_BYTES", "EAGER_OPTIMIZER_SOURCES", "GRADIENT_NORM_BYTES",
+            "EAGER_ELEMENTWISE_SOURCES", "EAGER_ADAMW_BYTES", "EAGER_OPTIMIZER_SOURCES",
+            "GRADIENT_NORM_BYTES",
             "GRADIENT_CLIP_BYTES", "GRADIENT_CLIP_SOURCES", "NCCL_BUS_BYTES_PER_S_PER_SM", "NCCL_SM_SOURCE",
             "ParallelConfig", "parallel_config", "MemoryBreakdown", "memory_per_gpu", "TrainingStep",
             "training_step", "pipeline_bubble_fraction", "PipelineSchedule", "pipeline_schedule",
@@ -328,7 +349,8 @@ MODULES = {
     "interconnect_lab.matmul": (
         "the sustained rate of a matrix multiply, by its shape",
         (
-            "TILES", "REFERENCE_SHAPE", "PRECISIONS", "best_rate", "gemm_efficiency", "gemm_rate", "gemm_time_s",
+            "TILES", "REFERENCE_SHAPE", "PRECISIONS", "best_rate", "gemm_efficiency", "gemm_rate",
+            "gemm_time_s",
         ),
     ),
     "interconnect_lab.fabric": (
@@ -337,13 +359,17 @@ MODULES = {
             "Network", "LINK_KINDS", "DirectNetwork", "dragonfly_network", "torus_network", "DIRECT_ROUTINGS",
             "direct_route", "simulate_direct", "Traffic", "Phase", "Collective", "PLACEMENTS", "permutation",
             "all_to_all", "incast", "background", "combine", "ring_all_reduce_traffic",
-            "hierarchical_all_reduce_traffic", "rank_placement", "ROUTINGS", "Routes", "route", "explicit_routes",
+            "hierarchical_all_reduce_traffic", "rank_placement", "ROUTINGS", "Routes", "route",
+            "explicit_routes",
             "CollisionExpectation", "ecmp_collisions", "max_load_cdf", "FLOW_CONTROLS", "RECOVERIES",
-            "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse", "SPRAY_ORDERS",
+            "IncastSimulation", "IncastResult", "IncastCurve", "incast_port", "incast_collapse",
+            "SPRAY_ORDERS",
             "SprayArrivals", "spray_arrivals", "MaxMinRates", "max_min_rates", "incidence_matrix", "JITTERS",
-            "StepTimes", "step_times", "sample_step_times", "lagging_worker_cost", "RankTimings", "rank_timings",
+            "StepTimes", "step_times", "sample_step_times", "lagging_worker_cost", "RankTimings",
+            "rank_timings",
             "SlowRanks", "detect_slow_ranks", "DegradedLink", "degraded_link_effect", "FlowSimulation",
-            "FlowResult", "RateResult", "SimulatedCollective", "simulate", "simulate_routes", "simulate_flows",
+            "FlowResult", "RateResult", "SimulatedCollective", "simulate", "simulate_routes",
+            "simulate_flows",
             "fair_rates", "simulate_collective", "compare_routings",
         ),
     ),
@@ -377,7 +403,8 @@ MODULES = {
     "interconnect_lab.fabric.simulation": (
         "Event-driven completion of sized flows under max-min fair sharing.",
         (
-            "FlowSimulation", "FlowResult", "RateResult", "SimulatedCollective", "simulate", "simulate_routes",
+            "FlowSimulation", "FlowResult", "RateResult", "SimulatedCollective", "simulate",
+            "simulate_routes",
             "simulate_flows", "fair_rates", "simulate_collective", "compare_routings",
         ),
     ),
@@ -414,24 +441,30 @@ MODULES = {
     "interconnect_lab.energy": (
         "a cluster's power bill: lifetime energy, its cost, energy per bit",
         (
-            "EnergyBill", "energy_bill", "lifetime_energy_j", "energy_cost_usd", "energy_per_bit_j", "POWER_PARTS",
+            "EnergyBill", "energy_bill", "lifetime_energy_j", "energy_cost_usd", "energy_per_bit_j",
+            "POWER_PARTS",
         ),
     ),
     "interconnect_lab.silicon": (
         "chip yield with spare cores: why not one big chip",
         (
-            "poisson_yield", "chip_yield", "Floorplan", "WSE_3", "H100_DIE", "DEFECT_DENSITY_5NM_PER_M2", "mm2",
+            "poisson_yield", "chip_yield", "Floorplan", "WSE_3", "H100_DIE", "DEFECT_DENSITY_5NM_PER_M2",
+            "mm2",
         ),
     ),
     "interconnect_lab.standards": (
         "specifications, consortia and vendor claims, kept as claims",
         (
             "Specification", "Consortium", "PerformanceClaim", "ROCE_V2", "ULTRA_ETHERNET_CONSORTIUM",
-            "ULTRA_ETHERNET_1_0", "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s", "NCCL_IB_TIMEOUT_DEFAULT",
-            "NCCL_IB_RETRY_CNT_DEFAULT", "NCCL_IB_QPS_PER_CONNECTION_DEFAULT", "SPECTRUM_X_CLAIM", "SMARTT_CLAIM",
+            "ULTRA_ETHERNET_1_0", "LOCAL_ACK_TIMEOUT_UNIT_S", "local_ack_timeout_s",
+            "NCCL_IB_TIMEOUT_DEFAULT",
+            "NCCL_IB_RETRY_CNT_DEFAULT", "NCCL_IB_QPS_PER_CONNECTION_DEFAULT", "SPECTRUM_X_CLAIM",
+            "SMARTT_CLAIM",
             "JERICHO3_AI_CLAIM", "CXL_SPECIFICATIONS", "COHERENT_INTERCONNECT_CONSORTIA", "NVIDIA_CPO_CLAIM",
             "BROADCOM_CPO_CLAIM",
-            "ADAPTIVE_RETRANSMISSION_SOURCE", "ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S", "ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR", "worst_case_loss_stall_s", "PCIE_7_0", "PCIE_7_0_RELEASE", "CXL_4_0_RELEASE",
+            "ADAPTIVE_RETRANSMISSION_SOURCE", "ADAPTIVE_RETRANSMISSION_MIN_BASE_TIMEOUT_S",
+            "ADAPTIVE_RETRANSMISSION_MAX_DELAY_FACTOR", "worst_case_loss_stall_s", "PCIE_7_0", "PCIE_7_0_RELEASE",
+            "CXL_4_0_RELEASE",
         ),
     ),
     "interconnect_lab.moe": (
@@ -456,11 +489,13 @@ MODULES = {
         "read nccl-tests, perftest and ``nvidia-smi topo`` output; fit, calibrate and compare the model with "
         "your own cluster",
         (
-            "parse_nccl_tests", "NcclTestsRun", "NcclTestsMeasurement", "NCCL_TESTS_PROGRAMS", "parse_perftest",
+            "parse_nccl_tests", "NcclTestsRun", "NcclTestsMeasurement", "NCCL_TESTS_PROGRAMS",
+            "parse_perftest",
             "PerftestRun", "PERFTEST_PROGRAMS", "parse_nvidia_smi_topo", "TopologyMatrix", "CONNECTION_RANK",
             "REGIMES", "AlphaBetaSegment", "CollectiveFit", "fit_collective", "CalibratedLink",
             "BusBandwidthComparison", "compare_bus_bandwidth", "CalibratedCluster", "calibrated_cluster",
-            "Calibration", "calibrate_nccl_tests", "reference_parameters", "REFERENCES", "COLLECTIVES_FOR_TEXT",
+            "Calibration", "calibrate_nccl_tests", "reference_parameters", "REFERENCES",
+            "COLLECTIVES_FOR_TEXT",
             "SHIPPED_LOGS", "ShippedLog", "shipped_log", "shipped_text", "shipped_run",
         ),
     ),
@@ -487,7 +522,8 @@ MODULES = {
     "interconnect_lab.calibrate.workflow": (
         "One call from a log to a fit, a calibrated link and a comparison with the book's model.",
         (
-            "REFERENCES", "COLLECTIVES_FOR_TEXT", "Calibration", "calibrate_nccl_tests", "reference_parameters",
+            "REFERENCES", "COLLECTIVES_FOR_TEXT", "Calibration", "calibrate_nccl_tests",
+            "reference_parameters",
         ),
     ),
     "interconnect_lab.calibrate.logs": (
@@ -515,7 +551,8 @@ MODULES = {
             "offload_paths_plot", "decode_plot", "data_path_plot", "host_transfer_plot", "host_memory_plot",
             "gpu_transfer_plot", "max_load_plot", "flow_splitting_plot", "spray_arrivals_plot",
             "power_breakdown_plot", "energy_per_bit_plot", "yield_plot", "interruption_causes_plot",
-            "interval_tradeoff_plot", "checkpoint_plot", "training_breakdown_plot", "published_comparison_plot",
+            "interval_tradeoff_plot", "checkpoint_plot", "training_breakdown_plot",
+            "published_comparison_plot",
             "memory_breakdown_plot", "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot",
             "network_scan_plot", "compression_tradeoff_plot", "gemm_shape_plot", "attention_share_plot",
             "fidelity_plot",
@@ -524,7 +561,8 @@ MODULES = {
     "interconnect_lab.plotting.style": (
         "The book's visual style: a colour-blind-safe palette and readable defaults.",
         (
-            "PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in", "axes_size_in",
+            "PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in",
+            "axes_size_in",
             "time_unit",
         ),
     ),
@@ -545,7 +583,8 @@ MODULES = {
         "Figures for the memory wall (chapter 3): model state and KV cache against HBM, offload's cost.",
         (
             "memory_wall_plot", "kv_cache_plot", "offload_share_plot", "offload_memory_plot",
-            "offload_paths_plot", "update_offload_memory", "update_offload_paths", "decode_plot", "PATH_COLORS",
+            "offload_paths_plot", "update_offload_memory", "update_offload_paths", "decode_plot",
+            "PATH_COLORS",
             "path_color",
         ),
     ),
@@ -568,7 +607,8 @@ MODULES = {
         "Figures for :mod:`interconnect_lab.topology`: fat trees, the designs beyond them, NVSwitch domains.",
         (
             "fat_tree_plot", "switch_count_plot", "max_hosts_plot", "latency_breakdown_plot", "TIER_COLORS",
-            "LATENCY_COLORS", "FAMILY_COLORS", "topology_comparison_plot", "dragonfly_plot", "topology_flow_plot",
+            "LATENCY_COLORS", "FAMILY_COLORS", "topology_comparison_plot", "dragonfly_plot",
+            "topology_flow_plot",
             "nvlink_domain_plot",
         ),
     ),
@@ -589,7 +629,8 @@ MODULES = {
             "training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
             "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
             "compression_tradeoff_plot", "SCHEDULE_TIME_LIMITS", "schedule_time_limit", "schedule_bars",
-            "schedule_title", "CHUNK_HATCHES", "tensor_parallel_plot", "attention_share_plot", "fidelity_plot",
+            "schedule_title", "CHUNK_HATCHES", "tensor_parallel_plot", "attention_share_plot",
+            "fidelity_plot",
         ),
     ),
     "interconnect_lab.plotting.matmul": (
@@ -629,7 +670,8 @@ MODULES = {
     "interconnect_lab.plotting.inference": (
         "Figures for inference traffic (chapter 12): decode all-reduces, KV transfer, TTFT and ITL.",
         (
-            "decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS",
+            "decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot",
+            "SERVING_PARTS",
         ),
     ),
     "interconnect_lab.plotting.calibrate": (
@@ -641,7 +683,8 @@ MODULES = {
         "Interactive panels (ipywidgets) for the book's chapters.",
         (
             "Panel", "StepTimePanel", "TensorParallelPanel", "NVLinkDomainPanel", "OffloadPanel",
-            "GpuDirectPanel", "FatTreePanel", "ClusterCostPanel", "CollectivePanel", "HierarchicalAllReducePanel",
+            "GpuDirectPanel", "FatTreePanel", "ClusterCostPanel", "CollectivePanel",
+            "HierarchicalAllReducePanel",
             "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "RoutingPanel", "IncastPanel",
             "StragglerPanel", "SprayPanel", "CheckpointPanel", "PowerBillPanel", "MoEPanel", "ServingPanel",
             "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
@@ -667,7 +710,8 @@ MODULES = {
         "Panels for :mod:`interconnect_lab.training`.",
         (
             "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "OVERLAP_SWITCHES",
-            "cluster_choices", "TensorParallelPanel", "NVLinkDomainPanel", "example_model", "WIDTHS", "DEGREES",
+            "cluster_choices", "TensorParallelPanel", "NVLinkDomainPanel", "example_model", "WIDTHS",
+            "DEGREES",
             "SOFTWARE_CHOICES",
         ),
     ),
@@ -693,8 +737,8 @@ MODULES = {
         ("ClusterCostPanel",),
     ),
     "interconnect_lab.widgets.collectives": (
-        "Panels for chapter 7: how a collective's time and bus bandwidth depend on size, ranks, algorithm and "
-        "link.",
+        "Panels for chapter 7: how a collective's time and bus bandwidth depend on size, ranks, algorithm "
+        "and link.",
         ("CollectivePanel", "HierarchicalAllReducePanel"),
     ),
     "interconnect_lab.widgets.fabric": (

@@ -368,7 +368,8 @@ def offload_plan(name: str) -> OffloadPlan:
     Parameters
     ----------
     name : str
-        A key of :data:`OFFLOAD_PLANS` (an unknown name lists the valid ones); an OffloadPlan itself is returned as it is.
+        A key of :data:`OFFLOAD_PLANS` (an unknown name lists the valid ones);
+        an OffloadPlan itself is returned as it is.
     """
     return resolve("offload plan", name, OffloadPlan, OFFLOAD_PLANS)
 
@@ -491,7 +492,8 @@ def offload_path(name, host=None) -> OffloadPath:
     Parameters
     ----------
     name : str or OffloadPath
-        A name from :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones), or a path.
+        A key of :data:`OFFLOAD_PATHS` (an unknown name lists the valid ones);
+        an OffloadPath itself is returned as it is.
     host : str, optional
         A catalog host (``catalog.HOSTS``) for a path that ends in host
         memory: its memory channels and speed replace those of :data:`DEFAULT_HOST`.

@@ -248,7 +248,7 @@ def transceiver(name):
     Parameters
     ----------
     name : str
-        The transceiver's part name, a key of :data:`TRANSCEIVERS`.
+        The transceiver's part name, a key of ``TRANSCEIVERS``.
     """
     check_choice("transceiver", name, TRANSCEIVERS)
     return TRANSCEIVERS[name]

@@ -395,7 +395,8 @@ def gpu(name: str) -> GPU:
     Parameters
     ----------
     name : str
-        A key of :data:`GPUS` (an unknown name lists the valid ones); a GPU itself is returned as it is.
+        A key of ``catalog.GPUS`` (an unknown name lists the valid ones);
+        a GPU itself is returned as it is.
 
     Examples
     --------

@@ -426,7 +426,8 @@ def link(name: str) -> Link:
     Parameters
     ----------
     name : str
-        A key of :data:`LINKS` (an unknown name lists the valid ones); a Link itself is returned as it is.
+        A key of ``catalog.LINKS`` (an unknown name lists the valid ones);
+        a Link itself is returned as it is.
 
     Examples
     --------

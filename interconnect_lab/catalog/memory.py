@@ -158,7 +158,8 @@ def memory_tier(name: str) -> MemoryTier:
     Parameters
     ----------
     name : str
-        A key of :data:`MEMORY_TIERS` (an unknown name lists the valid ones); a MemoryTier itself is returned as it is.
+        A key of ``catalog.MEMORY_TIERS`` (an unknown name lists the valid ones);
+        a MemoryTier itself is returned as it is.
 
     Examples
     --------

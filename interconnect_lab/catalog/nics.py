@@ -195,7 +195,8 @@ def nic(name: str) -> NIC:
     Parameters
     ----------
     name : str
-        A key of :data:`NICS` (an unknown name lists the valid ones); a NIC itself is returned as it is.
+        A key of ``catalog.NICS`` (an unknown name lists the valid ones);
+        a NIC itself is returned as it is.
 
     Examples
     --------

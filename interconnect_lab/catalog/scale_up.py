@@ -490,7 +490,7 @@ def scale_up_fabric(name):
     Parameters
     ----------
     name : str
-        A key of :data:`SCALE_UP_FABRICS`.
+        A key of ``catalog.SCALE_UP_FABRICS``.
 
     Examples
     --------
@@ -612,7 +612,7 @@ def roadmap_item(name):
     Parameters
     ----------
     name : str
-        A key of :data:`ETHERNET_ROADMAP`.
+        A key of ``catalog.ETHERNET_ROADMAP``.
 
     Examples
     --------

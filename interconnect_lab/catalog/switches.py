@@ -318,7 +318,8 @@ def switch(name: str) -> Switch:
     Parameters
     ----------
     name : str
-        A key of :data:`SWITCHES` (an unknown name lists the valid ones); a Switch itself is returned as it is.
+        A key of ``catalog.SWITCHES`` (an unknown name lists the valid ones);
+        a Switch itself is returned as it is.
 
     Examples
     --------

@@ -248,7 +248,8 @@ def system(name: str) -> System:
     Parameters
     ----------
     name : str
-        A key of :data:`SYSTEMS` (an unknown name lists the valid ones); a System itself is returned as it is.
+        A key of ``catalog.SYSTEMS`` (an unknown name lists the valid ones);
+        a System itself is returned as it is.
 
     Examples
     --------

@@ -36,16 +36,29 @@ DeepSeek-V3's layer on 64 H800 (8 nodes of 8), 4,096 tokens per GPU:
 (91.9, 189.1)
 """
 
+from . import models, routing, traffic
 from .layer import MoELayerStep, moe_layer_step
-from .models import DEEPSEEK_V3, MIXTRAL, MOE_MODELS, MoEModel, moe_model  # noqa: F401
-from .routing import (
-    MAX_EXPERTS, MAX_TOKENS, RoutingLoad, expected_ranks_per_token, incast_fan_in, routing_load,
-    zipf_expert_shares,
-)
+from .models import DEEPSEEK_V3, MIXTRAL, MoEModel, moe_model  # noqa: F401
+from .routing import RoutingLoad, expected_ranks_per_token, incast_fan_in, routing_load, zipf_expert_shares
 from .traffic import (
-    COMMUNICATION_PATHS, AllToAllTime, AllToAllTraffic, CommunicationPath, all_to_all_traffic,
-    communication_path, dispatch_and_combine, expert_parallel_all_to_all, fp8_scale_bytes,
+    AllToAllTime, AllToAllTraffic, CommunicationPath, all_to_all_traffic, communication_path, dispatch_and_combine,
+    expert_parallel_all_to_all, fp8_scale_bytes,
 )
+
+# The tables and bounds again here, each with its comment, so that the API page documents them
+# where readers look them up (``moe.MAX_EXPERTS``).
+
+#: Published MoE architectures, by name (DeepSeek-V3, Mixtral 8x7B).
+MOE_MODELS = models.MOE_MODELS
+
+#: Most routed experts a layer may have [-]: 256 times DeepSeek-V3's 256.
+MAX_EXPERTS = routing.MAX_EXPERTS
+
+#: Most tokens one GPU (or a group, in :func:`routing_load`) may route at once [token].
+MAX_TOKENS = routing.MAX_TOKENS
+
+#: Ways to start an all-to-all, by name: host-initiated (NCCL) or GPU-initiated (IBGDA).
+COMMUNICATION_PATHS = traffic.COMMUNICATION_PATHS
 
 __all__ = [
     "MoEModel", "MOE_MODELS", "moe_model",

@@ -101,7 +101,7 @@ class InterruptionLog:
         return self.days * u.day / self.unexpected
 
     def interruptions_by_category(self) -> dict:
-        """Unexpected interruptions summed per category of :attr:`causes`, largest first [-]."""
+        """Unexpected interruptions summed per category of ``causes``, largest first [-]."""
         totals = {}
         for cause in self.causes:
             totals[cause.category] = totals.get(cause.category, 0) + cause.interruptions

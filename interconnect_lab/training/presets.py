@@ -129,7 +129,8 @@ def transformer_model(name: str) -> TransformerModel:
     Parameters
     ----------
     name : str
-        A key of :data:`MODELS` (an unknown name lists the valid ones); a TransformerModel itself is returned as it is.
+        A key of :data:`MODELS` (an unknown name lists the valid ones);
+        a TransformerModel itself is returned as it is.
     """
     return resolve("model", name, TransformerModel, MODELS)
 
@@ -157,7 +158,8 @@ def cluster(name: str) -> Cluster:
     Parameters
     ----------
     name : str
-        A key of :data:`CLUSTERS` (an unknown name lists the valid ones); a Cluster itself is returned as it is.
+        A key of :data:`CLUSTERS` (an unknown name lists the valid ones);
+        a Cluster itself is returned as it is.
     """
     return resolve("cluster", name, Cluster, CLUSTERS)
 
@@ -288,7 +290,8 @@ def software(name: str) -> Software:
     Parameters
     ----------
     name : str
-        A key of :data:`SOFTWARE` (an unknown name lists the valid ones); a Software itself is returned as it is.
+        A key of :data:`SOFTWARE` (an unknown name lists the valid ones);
+        a Software itself is returned as it is.
     """
     return resolve("software", name, Software, SOFTWARE)
 

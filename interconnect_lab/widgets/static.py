@@ -634,7 +634,7 @@ DATA_ENCODING = "gzip+base64"
 
 
 def encode_data(payload: str) -> str:
-    """A panel's JSON as the page stores it (see :data:`DATA_ENCODING`).
+    """A panel's JSON as the page stores it (see ``DATA_ENCODING``).
 
     Parameters
     ----------
