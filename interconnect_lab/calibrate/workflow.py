@@ -36,8 +36,9 @@ class Calibration:
         The parsed sweep.
     fit : CollectiveFit
         Piecewise α-β lines.
-    link : CalibratedLink
-        What the models take in place of a catalog link.
+    link : CalibratedLink or None
+        What the models take in place of a catalog link; None where the sweep has plateau
+        sizes only, which determine no latency.
     comparison : BusBandwidthComparison
         Measured against the catalog prediction.
     reference : tuple
@@ -146,4 +147,5 @@ def calibrate_nccl_tests(source, *, collective=None, reference=None, placement="
     fit = fit_collective(run, placement=placement)
     label, kwargs = reference_parameters(run, reference)
     comparison = compare_bus_bandwidth(run, fit=fit, placement=placement, prediction_label=label, **kwargs)
-    return Calibration(run=run, fit=fit, link=fit.link(), comparison=comparison, reference=reference)
+    link = None if fit.latency_s is None else fit.link()
+    return Calibration(run=run, fit=fit, link=link, comparison=comparison, reference=reference)
