@@ -321,7 +321,7 @@ run_or_damaged = st.integers(0, 7).flatmap(lambda k: st.sampled_from(HOSTILE) if
 
 CALIBRATE_CASES = [
     Case(calibrate.parse_nccl_tests, dict(text=text_for(nccl_log), collective=collective_for(nccl_log)),
-         messages=NCCL_MESSAGES, refusing=("ranks_per_node",)),
+         messages=NCCL_MESSAGES, refusing=("ranks_per_node", "n_nodes")),
     Case(calibrate.parse_perftest, dict(text=text_for(st.sampled_from(PERFTEST_LOGS))), messages=PERFTEST_MESSAGES),
     Case(calibrate.parse_nvidia_smi_topo, dict(text=text_for(st.sampled_from(TOPO_LOGS))), messages=TOPO_MESSAGES),
     Case(calibrate.fit_collective, dict(run=run_or_damaged, placement=choice(("out_of_place", "in_place")),
@@ -340,13 +340,13 @@ CALIBRATE_CASES = [
                                               reference=optional(mixed(st.sampled_from(
                                                   list(calibrate.REFERENCES.values())))),
                                               placement=choice(("out_of_place", "in_place"))),
-         infinite=("bus_bandwidth_bytes_per_s",), messages=NCCL_MESSAGES, refusing=("ranks_per_node",),
+         infinite=("bus_bandwidth_bytes_per_s",), messages=NCCL_MESSAGES, refusing=("ranks_per_node", "n_nodes"),
          examples=0.25),
     Case(calibrate.reference_parameters, dict(run=run_or_damaged, reference=mixed(st.sampled_from(
         list(calibrate.REFERENCES.values()))))),
     Case(calibrate.shipped_log, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
     Case(calibrate.shipped_text, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
-    Case(calibrate.shipped_run, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
+    Case(calibrate.shipped_run, dict(name=choice(tuple(calibrate.SHIPPED_LOGS))), refusing=("ranks_per_node", "n_nodes")),
 ]
 
 

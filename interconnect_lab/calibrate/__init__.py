@@ -38,14 +38,14 @@ from .fit import (
     CollectiveFit, calibrated_cluster, compare_bus_bandwidth, fit_collective,
 )
 from .logs import SHIPPED_LOGS, ShippedLog, shipped_log, shipped_text
-from .nccl_tests import NCCL_TESTS_PROGRAMS, NcclTestsMeasurement, NcclTestsRun, parse_nccl_tests
+from .nccl_tests import NCCL_TESTS_PROGRAMS, RANK_COUNT_SOURCES, NcclTestsMeasurement, NcclTestsRun, parse_nccl_tests
 from .perftest import PERFTEST_PROGRAMS, PerftestRun, parse_perftest
 from .topo import CONNECTION_RANK, TopologyMatrix, parse_nvidia_smi_topo
 from .workflow import COLLECTIVES_FOR_TEXT, REFERENCES, Calibration, calibrate_nccl_tests, reference_parameters
 
 __all__ = [
     # parsers
-    "parse_nccl_tests", "NcclTestsRun", "NcclTestsMeasurement", "NCCL_TESTS_PROGRAMS",
+    "parse_nccl_tests", "NcclTestsRun", "NcclTestsMeasurement", "NCCL_TESTS_PROGRAMS", "RANK_COUNT_SOURCES",
     "parse_perftest", "PerftestRun", "PERFTEST_PROGRAMS",
     "parse_nvidia_smi_topo", "TopologyMatrix", "CONNECTION_RANK",
     # fitting and comparison
@@ -61,8 +61,9 @@ __all__ = [
 def shipped_run(name):
     """Parse a shipped log (see :data:`~interconnect_lab.calibrate.logs.SHIPPED_LOGS`) with the right parser.
 
-    nccl-tests logs are parsed with the collective their source names;
-    perftest and topology logs with their own parsers.
+    nccl-tests logs are parsed with the collective their source names (and the
+    number of ranks, where the log does not list them); perftest and topology
+    logs with their own parsers.
 
     Examples
     --------
@@ -74,7 +75,7 @@ def shipped_run(name):
     entry = shipped_log(name)
     text = shipped_text(name)
     if entry.tool == "nccl-tests":
-        return parse_nccl_tests(text, collective=entry.program)
+        return parse_nccl_tests(text, collective=entry.program, n_ranks=entry.n_ranks)
     if entry.tool == "perftest":
         return parse_perftest(text)
     return parse_nvidia_smi_topo(text)
