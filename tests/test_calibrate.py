@@ -15,9 +15,9 @@ from interconnect_lab import catalog, training
 from interconnect_lab import collectives as coll
 from interconnect_lab import units as u
 from interconnect_lab.calibrate import (
-    REFERENCES, SHIPPED_LOGS, CalibratedCluster, CalibratedLink, NcclTestsRun, PerftestRun, TopologyMatrix,
-    calibrate_nccl_tests, calibrated_cluster, compare_bus_bandwidth, fit_collective, parse_nccl_tests,
-    parse_nvidia_smi_topo, parse_perftest, reference_parameters, shipped_run, shipped_text,
+    SHIPPED_LOGS, CalibratedCluster, CalibratedLink, NcclTestsRun, PerftestRun, TopologyMatrix,
+    calibrate_nccl_tests, calibrated_cluster, fit_collective, parse_nccl_tests,
+    parse_nvidia_smi_topo, parse_perftest, shipped_run, shipped_system, shipped_text,
 )
 
 NCCL_LOGS = [name for name, entry in SHIPPED_LOGS.items() if entry.tool == "nccl-tests"]
@@ -432,31 +432,14 @@ def test_calibrated_link_reproduces_both_ends_of_the_sweep_in_the_librarys_model
     assert link.predict(sizes).time_s[-1] == pytest.approx(result.time_s[-1])
 
 
-def test_comparison_ratio_is_measured_over_predicted_and_names_regimes():
-    run = shipped_run("v100_dgx2_all_reduce")
-    label, kwargs = reference_parameters(run, ("link", "NVLink 2"))
-    comparison = compare_bus_bandwidth(run, prediction_label=label, **kwargs)
-    model = coll.collective_performance("all_reduce", comparison.size_bytes, 12,
-                                        **coll.link_parameters(catalog.link("NVLink 2")))
-    assert np.allclose(comparison.predicted_bus_bandwidth_bytes_per_s, model.bus_bandwidth_bytes_per_s)
-    assert np.allclose(comparison.ratio * comparison.predicted_bus_bandwidth_bytes_per_s,
-                       comparison.measured_bus_bandwidth_bytes_per_s)
-    # On the plateau the DGX-2 measures within a few per cent of the catalog's NVLink 2 at 80 % usable.
-    size, ratio = comparison.worst_by_regime()["bandwidth-bound"]
-    assert abs(ratio - 1) < 0.08
-    disagreements = comparison.disagreements(0.10)
-    assert disagreements and all(abs(r - 1) > 0.10 for _, r, _ in disagreements)
-    assert {g for _, _, g in disagreements} <= {"latency-bound", "protocol-bound"}
-
-
 def test_calibrate_nccl_tests_one_call_and_its_errors():
+    # The comparison is with the collective model for the log's machine (tests/calibrate/test_comparison.py).
     result = calibrate_nccl_tests("h100_2x8_a3mega_all_reduce")
-    assert result.comparison.prediction_label == "catalog: HGX H100"
+    assert result.comparison.prediction_label == "model: 2 x 8 NVIDIA H100 80GB HBM3"
     text = shipped_text("v100_dgx2_all_reduce")
-    own = calibrate_nccl_tests(text, collective="all_reduce", reference=REFERENCES["NVLink 2 (V100)"])
-    assert own.link == calibrate_nccl_tests("v100_dgx2_all_reduce").link.__class__(
-        **{**own.link.__dict__})
-    with pytest.raises(ValueError, match="choose the catalog prediction"):
+    own = calibrate_nccl_tests(text, collective="all_reduce", system=shipped_system("v100_dgx2_all_reduce"))
+    assert own.link == calibrate_nccl_tests("v100_dgx2_all_reduce").link
+    with pytest.raises(ValueError, match="say what machine the log ran on"):
         calibrate_nccl_tests(text, collective="all_reduce")
     with pytest.raises(ValueError, match="perftest output, not nccl-tests"):
         calibrate_nccl_tests("ib_write_bw_roce")
@@ -532,10 +515,11 @@ def test_calibration_panel_shows_the_model_and_refuses_bad_text():
     assert panel.result.calibration.run.n_nodes == 2 and panel.png() != first
     panel.controls["log"].value = PASTE
     assert panel.result.error and "Paste" in panel.readout.value
-    panel.controls["reference"].value = "NVLink 2 (V100)"
     panel.controls["collective"].value = "all_reduce"
-    text = shipped_text("v100_dgx2_all_reduce")
+    panel.controls["gpu"].value = "A100 SXM 40GB"
+    text = shipped_text("a100_2x8_roce_all_reduce")
     panel.controls["text"].value = text
-    assert panel.result.error is None and "124 GB/s" in panel.readout.value
+    assert panel.result.error is None and "model <b>" in panel.readout.value
+    assert panel.result.calibration.system.nodes == 2          # the nodes as the log lists them
     panel.controls["text"].value = text[: len(text) // 4]      # cut above the table
     assert "line" in panel.result.error and "Not calibrated" in panel.readout.value

@@ -227,6 +227,7 @@ PERFTEST_LOGS = tuple(name for name, entry in calibrate.SHIPPED_LOGS.items() if 
 TOPO_LOGS = tuple(name for name, entry in calibrate.SHIPPED_LOGS.items() if entry.tool not in ("nccl-tests",
                                                                                                "perftest"))
 _TEXT = {name: calibrate.shipped_text(name) for name in calibrate.SHIPPED_LOGS}
+SYSTEMS = tuple(calibrate.shipped_system(name) for name in NCCL_LOGS)
 _RUNS = {name: calibrate.shipped_run(name) for name in NCCL_LOGS}
 
 #: What a damaged number looks like.
@@ -328,22 +329,25 @@ CALIBRATE_CASES = [
                                         tolerance=fraction(0.001, 0.5), fit_from_bytes=nonnegative(1.0, 1e10),
                                         max_segments=count(1, 8)),
          check=bandwidth_can_be_inf_only_with_no_slope, infinite=("bus_bandwidth_bytes_per_s",), examples=0.25),
-    Case(calibrate.compare_bus_bandwidth, dict(run=run_or_damaged, bandwidth_bytes_per_s=positive(1e6, 1e13),
-                                               latency_s=nonnegative(1e-9, 1e-2), algorithm=choice(("ring", "tree",
-                                                                                                    "direct"))),
+    Case(calibrate.compare_with_model, dict(run=run_or_damaged, system=optional(mixed(st.sampled_from(SYSTEMS))),
+                                            gpu=optional(choice(GPUS)), nodes=optional(count(1, 64)),
+                                            gpus_per_node=optional(count(1, 72)), network=optional(choice(NETWORK_LINKS)),
+                                            algorithm=optional(choice(("ring", "tree", "p2p", "nvls")))),
          examples=0.25),
+    Case(calibrate.run_system, dict(run=run_or_damaged, gpu=choice(GPUS), nodes=optional(count(1, 64)),
+                                    gpus_per_node=optional(count(1, 72)), network=optional(choice(NETWORK_LINKS))),
+         examples=0.25),
+    Case(calibrate.shipped_system, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
     Case(calibrate.calibrated_cluster, dict(
         cluster=choice(tuple(training.CLUSTERS) + tuple(catalog.SYSTEMS)),
         scale_up=optional(run_or_damaged), scale_out=optional(run_or_damaged)), examples=0.25),
     Case(calibrate.calibrate_nccl_tests, dict(source=st.one_of(choice(NCCL_LOGS), text_for(nccl_log)),
                                               collective=collective_for(nccl_log),
-                                              reference=optional(mixed(st.sampled_from(
-                                                  list(calibrate.REFERENCES.values())))),
+                                              n_ranks=optional(count(1, 64)), gpu=optional(choice(GPUS)),
+                                              system=optional(mixed(st.sampled_from(SYSTEMS))),
                                               placement=choice(("out_of_place", "in_place"))),
          infinite=("bus_bandwidth_bytes_per_s",), messages=NCCL_MESSAGES, refusing=("ranks_per_node", "n_nodes"),
          examples=0.25),
-    Case(calibrate.reference_parameters, dict(run=run_or_damaged, reference=mixed(st.sampled_from(
-        list(calibrate.REFERENCES.values()))))),
     Case(calibrate.shipped_log, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
     Case(calibrate.shipped_text, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
     Case(calibrate.shipped_run, dict(name=choice(tuple(calibrate.SHIPPED_LOGS))), refusing=("ranks_per_node", "n_nodes")),

@@ -438,7 +438,7 @@ def _with(index, value):
 def test_fits_refuse_damaged_sweeps(run, error, message):
     from interconnect_lab import calibrate
     for call in (lambda r: calibrate.fit_collective(r),
-                 lambda r: calibrate.compare_bus_bandwidth(r, bandwidth_bytes_per_s=150e9, latency_s=1e-6),
+                 lambda r: calibrate.compare_with_model(r, calibrate.shipped_system("v100_dgx2_all_reduce")),
                  lambda r: calibrate.calibrated_cluster("Selene", scale_up=r)):
         with pytest.raises(error, match=message):
             call(run())

@@ -37,8 +37,10 @@ needs a latency, is made from it. One such size is enough.
 take in place of a catalog link (``bandwidth_bytes_per_s``, ``latency_s``,
 ``base_latency_s``, ``efficiency``); :func:`calibrated_cluster` puts measured
 bandwidths into a :class:`interconnect_lab.training.Cluster` for the training
-model; :func:`compare_bus_bandwidth` sets a sweep against any prediction size
-by size.
+model. The sweep is compared with the collective model by
+:func:`interconnect_lab.calibrate.comparison.compare_with_model` (the former
+``compare_bus_bandwidth``, which compared it with a link's α-β prediction, is
+deprecated).
 
 References
 ----------
@@ -64,7 +66,7 @@ from .nccl_tests import NcclTestsRun
 
 __all__ = [
     "REGIMES", "DETERMINES", "PLATEAU_FROM_BYTES", "AlphaBetaSegment", "CollectiveFit", "fit_collective",
-    "CalibratedLink", "BusBandwidthComparison", "compare_bus_bandwidth", "CalibratedCluster", "calibrated_cluster",
+    "CalibratedLink", "CalibratedCluster", "calibrated_cluster",
     "MAX_FIT_SIZES", "MAX_SEGMENTS",
 ]
 
@@ -113,30 +115,8 @@ def _nodes(run):
 
 
 def _sweep(run, placement):
-    """The sizes above 0 B of ``run`` and their measured times, after checking both arrays.
-
-    A parsed run is sound; one whose arrays were built or edited by hand may not be, and the fit
-    must say so rather than return NaN or fail deep inside numpy.
-    """
-    measurement = run.measurement(placement)
-    size, time = np.asarray(run.size_bytes), np.asarray(measurement.time_s)
-    for name, array in (("run.size_bytes", size), (f"run.{placement}.time_s", time)):
-        if array.ndim != 1 or array.dtype.kind not in "iuf":
-            raise TypeError(f"{name} must be a one-dimensional array of numbers, got {array.dtype} "
-                            f"of shape {array.shape}")
-    if size.shape != time.shape:
-        raise ValueError(f"run.size_bytes has {size.size} rows but run.{placement}.time_s has {time.size}: "
-                         "they must have one entry per row")
-    check_number("run.size_bytes", size, unit="B", minimum=0, maximum=1e30)
-    # Sizes grow row by row; only the 0 B rows of a small count split over many ranks repeat.
-    step = np.flatnonzero((np.diff(size) < 0) | ((np.diff(size) == 0) & (size[1:] > 0)))
-    if step.size:
-        i = int(step[0])
-        raise ValueError(f"run.size_bytes must grow row by row, as nccl-tests prints a sweep: row {i + 2} "
-                         f"({size[i + 1]:g} B) follows {size[i]:g} B")
-    keep = size > 0
-    size, time = size[keep].astype(float), time[keep].astype(float)
-    check_number(f"run.{placement}.time_s", time, unit="s", minimum=1e-12, maximum=1e6)
+    """The sizes above 0 B of ``run`` and their measured times (:meth:`NcclTestsRun.sweep`), enough of them."""
+    size, time = run.sweep(placement)
     if len(size) < 2 and not (len(size) == 1 and size[0] >= PLATEAU_FROM_BYTES):
         raise ValueError(f"a fit needs at least two rows with a size above 0 B (or one of at least "
                          f"{u.format_bytes(PLATEAU_FROM_BYTES, binary=True)}, for the bandwidth only); "
@@ -552,8 +532,8 @@ class CalibratedLink:
 
 
 @dataclass(frozen=True)
-class BusBandwidthComparison:
-    """Measured busbw against a prediction, size by size.
+class _BusBandwidthComparison:
+    """Measured busbw against an α-β prediction, size by size (deprecated: see :class:`ModelComparison`).
 
     Attributes
     ----------
@@ -600,9 +580,13 @@ class BusBandwidthComparison:
         return {g: result[g] for g in REGIMES if g in result}
 
 
-def compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="ring", fit=None,
-                          placement="out_of_place", prediction_label="model", **options):
-    """Set a measured sweep against the library's prediction for the same collective and ranks.
+def _compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="ring", fit=None,
+                           placement="out_of_place", prediction_label="model", **options):
+    """Set a measured sweep against a link's α-β prediction for the same collective and ranks.
+
+    Deprecated, as ``calibrate.compare_bus_bandwidth``: compare a sweep with the
+    collective model for its machine with
+    :func:`~interconnect_lab.calibrate.comparison.compare_with_model`.
 
     Parameters
     ----------
@@ -621,14 +605,14 @@ def compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="r
 
     Returns
     -------
-    BusBandwidthComparison
+    _BusBandwidthComparison
 
     Examples
     --------
     >>> from interconnect_lab import catalog, collectives as coll
     >>> from interconnect_lab.calibrate import shipped_run
     >>> run = shipped_run("v100_dgx2_all_reduce")
-    >>> c = compare_bus_bandwidth(run, **coll.link_parameters(catalog.link("NVLink 2")))
+    >>> c = _compare_bus_bandwidth(run, **coll.link_parameters(catalog.link("NVLink 2")))
     >>> round(float(c.ratio[-1]), 2), c.regime[-1]
     (1.03, 'bandwidth-bound')
     """
@@ -642,7 +626,7 @@ def compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="r
     measured = factor * size / time
     predicted = coll.collective_performance(run.collective, size, run.n_ranks, bandwidth_bytes_per_s,
                                             latency_s, algorithm, **options).bus_bandwidth_bytes_per_s
-    return BusBandwidthComparison(
+    return _BusBandwidthComparison(
         label=fit.label, prediction_label=prediction_label, collective=run.collective, n_ranks=run.n_ranks,
         size_bytes=size, measured_bus_bandwidth_bytes_per_s=measured,
         predicted_bus_bandwidth_bytes_per_s=np.asarray(predicted, dtype=float),
@@ -822,3 +806,9 @@ def calibrated_cluster(cluster, *, scale_up=None, scale_out=None, name=None) -> 
         nics_per_node=base.nics_per_node, sources=base.sources,
         measured_scale_up_bytes_per_s=up_measured, measured_scale_out_bytes_per_s=out_measured,
         calibration="; ".join(notes) or "nothing measured: catalog values")
+
+
+def __getattr__(name):
+    from ._deprecated import deprecated_attribute
+
+    return deprecated_attribute(__name__, name)

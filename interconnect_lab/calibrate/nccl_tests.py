@@ -63,7 +63,7 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import units as u
-from .._validation import check_integer
+from .._validation import check_integer, check_number
 from ..collectives import COLLECTIVES, bus_bandwidth_factor
 
 __all__ = ["NCCL_TESTS_PROGRAMS", "RANK_COUNT_SOURCES", "NcclTestsMeasurement", "NcclTestsRun", "parse_nccl_tests"]
@@ -285,6 +285,43 @@ class NcclTestsRun:
             raise ValueError(f"unknown placement {placement!r}; valid placements are: "
                              "'out_of_place', 'in_place'")
         return getattr(self, placement)
+
+    def sweep(self, placement="out_of_place"):
+        """The sizes above 0 B and their measured times, after checking both arrays.
+
+        A parsed run is sound; one whose arrays were built or edited by hand may not be, and
+        what uses it must say so rather than return NaN or fail deep inside numpy.
+
+        Parameters
+        ----------
+        placement : str
+            ``"out_of_place"`` or ``"in_place"``.
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray)
+            Sizes [B] and times [s], as floats, rows of 0 B left out.
+        """
+        measurement = self.measurement(placement)
+        size, time = np.asarray(self.size_bytes), np.asarray(measurement.time_s)
+        for name, array in (("run.size_bytes", size), (f"run.{placement}.time_s", time)):
+            if array.ndim != 1 or array.dtype.kind not in "iuf":
+                raise TypeError(f"{name} must be a one-dimensional array of numbers, got {array.dtype} "
+                                f"of shape {array.shape}")
+        if size.shape != time.shape:
+            raise ValueError(f"run.size_bytes has {size.size} rows but run.{placement}.time_s has {time.size}: "
+                             "they must have one entry per row")
+        check_number("run.size_bytes", size, unit="B", minimum=0, maximum=1e30)
+        # Sizes grow row by row; only the 0 B rows of a small count split over many ranks repeat.
+        step = np.flatnonzero((np.diff(size) < 0) | ((np.diff(size) == 0) & (size[1:] > 0)))
+        if step.size:
+            i = int(step[0])
+            raise ValueError(f"run.size_bytes must grow row by row, as nccl-tests prints a sweep: row {i + 2} "
+                             f"({size[i + 1]:g} B) follows {size[i]:g} B")
+        keep = size > 0
+        size, time = size[keep].astype(float), time[keep].astype(float)
+        check_number(f"run.{placement}.time_s", time, unit="s", minimum=1e-12, maximum=1e6)
+        return size, time
 
     def describe(self) -> str:
         """One line: collective, ranks, nodes, device, NCCL version, sizes, and what the log leaves out."""
