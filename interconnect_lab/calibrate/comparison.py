@@ -267,6 +267,7 @@ def compare_with_model(run, system=None, *, gpu=None, nodes=None, gpus_per_node=
              "nics_per_node": nics_per_node}
     if system is not None:
         given = [key for key, value in names.items() if value is not None]
+        given += [key for key, value, default in (("sharp", sharp, False), ("cpu", cpu, "intel")) if value != default]
         if given:
             raise TypeError(f"give the machine as system= or by catalog names, not both (got system and "
                             f"{', '.join(given)})")

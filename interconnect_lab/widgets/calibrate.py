@@ -72,7 +72,13 @@ def calibration_summary(calibration) -> str:
     Parameters
     ----------
     calibration : Calibration
-        From :func:`~interconnect_lab.calibrate.workflow.calibrate_nccl_tests`.
+        From :func:`~interconnect_lab.calibrate.workflow.calibrate_nccl_tests` (with a machine, not
+        the deprecated ``reference=``).
+
+    Returns
+    -------
+    str
+        HTML for the panel's readout.
     """
     run, fit, c = calibration.run, calibration.fit, calibration.comparison
     system = calibration.system

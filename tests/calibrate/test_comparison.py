@@ -88,6 +88,8 @@ def test_the_machine_must_match_the_run():
     assert compare_with_model(elided, gpu="B200", nodes=2, gpus_per_node=8).system.ranks == 16
     with pytest.raises(TypeError, match="not both"):
         compare_with_model(run, shipped_system("a100_2x8_ib_alltoall"), gpu="A100 SXM 40GB")
+    with pytest.raises(TypeError, match=r"not both \(got system and sharp\)"):
+        compare_with_model(run, shipped_system("a100_2x8_ib_alltoall"), sharp=True)
     with pytest.raises(TypeError, match="say what machine the log ran on"):
         compare_with_model(run)
     with pytest.raises(TypeError, match="system must be a CollectiveSystem"):

@@ -277,7 +277,23 @@ def shipped_text(name) -> str:
 
 
 def shipped_system(name):
-    """The machine a shipped nccl-tests log ran on, for the collective model [CollectiveSystem].
+    """The machine a shipped nccl-tests log ran on, for the collective model.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SHIPPED_LOGS` naming nccl-tests output.
+
+    Returns
+    -------
+    CollectiveSystem
+        The published run's machine (``ShippedLog.machine`` names it), or the one the
+        entry describes.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, or perftest and topology output (no machine for the model).
 
     Examples
     --------
