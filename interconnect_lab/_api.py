@@ -489,19 +489,18 @@ MODULES = {
         "read nccl-tests, perftest and ``nvidia-smi topo`` output; fit, calibrate and compare the model with "
         "your own cluster",
         (
-            "parse_nccl_tests", "NcclTestsRun", "NcclTestsMeasurement", "NCCL_TESTS_PROGRAMS",
-            "parse_perftest",
-            "PerftestRun", "PERFTEST_PROGRAMS", "parse_nvidia_smi_topo", "TopologyMatrix", "CONNECTION_RANK",
-            "REGIMES", "AlphaBetaSegment", "CollectiveFit", "fit_collective", "CalibratedLink",
-            "BusBandwidthComparison", "compare_bus_bandwidth", "CalibratedCluster", "calibrated_cluster",
-            "Calibration", "calibrate_nccl_tests", "reference_parameters", "REFERENCES",
-            "COLLECTIVES_FOR_TEXT",
-            "SHIPPED_LOGS", "ShippedLog", "shipped_log", "shipped_text", "shipped_run",
+            "parse_nccl_tests", "NcclTestsRun", "NcclTestsMeasurement", "NCCL_TESTS_PROGRAMS", "RANK_COUNT_SOURCES",
+            "parse_perftest", "PerftestRun", "PERFTEST_PROGRAMS", "parse_nvidia_smi_topo", "TopologyMatrix",
+            "CONNECTION_RANK", "REGIMES", "DETERMINES", "PLATEAU_FROM_BYTES", "AlphaBetaSegment", "CollectiveFit",
+            "fit_collective", "CalibratedLink", "CalibratedCluster", "calibrated_cluster",
+            "Calibration", "calibrate_nccl_tests", "COLLECTIVES_FOR_TEXT",
+            "ModelComparison", "compare_with_model", "run_system",
+            "SHIPPED_LOGS", "ShippedLog", "shipped_log", "shipped_text", "shipped_run", "shipped_system",
         ),
     ),
     "interconnect_lab.calibrate.nccl_tests": (
         "Read what NVIDIA's nccl-tests print: the header, every row and the closing lines.",
-        ("NCCL_TESTS_PROGRAMS", "NcclTestsMeasurement", "NcclTestsRun", "parse_nccl_tests"),
+        ("NCCL_TESTS_PROGRAMS", "RANK_COUNT_SOURCES", "NcclTestsMeasurement", "NcclTestsRun", "parse_nccl_tests"),
     ),
     "interconnect_lab.calibrate.perftest": (
         "Read what the perftest programs print: ib_write_bw, ib_read_bw, ib_send_bw, ib_write_lat.",
@@ -511,24 +510,24 @@ MODULES = {
         "Read the matrix that ``nvidia-smi topo -m`` prints: how each GPU reaches each GPU and NIC.",
         ("CONNECTION_RANK", "TopologyMatrix", "parse_nvidia_smi_topo"),
     ),
+    "interconnect_lab.calibrate.comparison": (
+        "A measured nccl-tests sweep against the collective model, row by row.",
+        ("ModelComparison", "compare_with_model", "run_system"),
+    ),
     "interconnect_lab.calibrate.fit": (
-        "Fit the library's α-β collective model to a measured nccl-tests sweep, and compare.",
+        "Fit the library's α-β collective model to a measured nccl-tests sweep.",
         (
-            "REGIMES", "AlphaBetaSegment", "CollectiveFit", "fit_collective", "CalibratedLink",
-            "BusBandwidthComparison", "compare_bus_bandwidth", "CalibratedCluster", "calibrated_cluster",
-            "MAX_FIT_SIZES", "MAX_SEGMENTS",
+            "REGIMES", "DETERMINES", "PLATEAU_FROM_BYTES", "AlphaBetaSegment", "CollectiveFit", "fit_collective",
+            "CalibratedLink", "CalibratedCluster", "calibrated_cluster", "MAX_FIT_SIZES", "MAX_SEGMENTS",
         ),
     ),
     "interconnect_lab.calibrate.workflow": (
-        "One call from a log to a fit, a calibrated link and a comparison with the book's model.",
-        (
-            "REFERENCES", "COLLECTIVES_FOR_TEXT", "Calibration", "calibrate_nccl_tests",
-            "reference_parameters",
-        ),
+        "One call from a log to a fit, a calibrated link and a comparison with the collective model.",
+        ("COLLECTIVES_FOR_TEXT", "Calibration", "calibrate_nccl_tests"),
     ),
     "interconnect_lab.calibrate.logs": (
         "Real tool output shipped with the library, each file exactly as it was printed.",
-        ("ShippedLog", "SHIPPED_LOGS", "shipped_log", "shipped_text"),
+        ("ShippedLog", "SHIPPED_LOGS", "shipped_log", "shipped_text", "shipped_system"),
     ),
     "interconnect_lab.exercises": (
         'checked exercises and quizzes: ``exercises.check("ch7.ex3", answer)``',
@@ -676,7 +675,8 @@ MODULES = {
     ),
     "interconnect_lab.plotting.calibrate": (
         "Figures for calibration (appendix *Measuring your own cluster*, chapter 7): a measured nccl-tests "
-        "sweep against the fitted lines and a prediction, with the ratio and the regimes.",
+        "sweep against the collective model for its machine and the fitted lines, with the ratio, what the "
+        "model says NCCL runs and the regimes of the fit.",
         ("calibration_plot", "REGIME_COLORS"),
     ),
     "interconnect_lab.widgets": (
@@ -763,8 +763,8 @@ MODULES = {
     ),
     "interconnect_lab.widgets.calibrate": (
         "Panel for the appendix *Measuring your own cluster*: pick a shipped nccl-tests log or paste your "
-        "own, and see the fitted regimes and the comparison with the book's catalog prediction.",
-        ("CalibrationPanel",),
+        "own with the machine it ran on, and see it against the collective model, with the fitted regimes.",
+        ("CalibrationPanel", "calibration_summary"),
     ),
 }
 

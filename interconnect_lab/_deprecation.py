@@ -1,11 +1,13 @@
-"""Deprecated aliases of moved modules and renamed names, kept for one release (as QuantEcon.py does).
+"""Deprecated aliases of moved modules and renamed or replaced names, kept for one release (as QuantEcon.py does).
 
 A moved module leaves a small module at its old path that calls :func:`warn_moved`
 and re-exports the new module's names (:data:`MOVED_MODULES`); a renamed name is
 served, with a warning on every access, by the ``__getattr__`` of the modules that
-held it, through :func:`renamed_attribute` (:data:`RENAMED_NAMES`); a renamed keyword
-argument is accepted, with a warning, by :func:`renamed_parameters`. Nothing in the
-library, the tests or the book uses any of them.
+held it, through :func:`renamed_attribute` (:data:`RENAMED_NAMES`), and so is a
+name replaced by another way of doing the same thing, which lives on under a private
+name (:data:`REPLACED_NAMES`); a renamed keyword argument is accepted, with a
+warning, by :func:`renamed_parameters`. Nothing in the library, the tests or the
+book uses any of them.
 """
 
 from __future__ import annotations
@@ -60,8 +62,38 @@ RENAMED_NAMES = {
 }
 
 
+_CALIBRATE_COMPARE = "interconnect_lab.calibrate.compare_with_model"
+
+_CALIBRATE_REPLACED = {
+    "compare_bus_bandwidth": ("interconnect_lab.calibrate.fit", "_compare_bus_bandwidth", _CALIBRATE_COMPARE),
+    "BusBandwidthComparison": ("interconnect_lab.calibrate.fit", "_BusBandwidthComparison",
+                               "interconnect_lab.calibrate.ModelComparison"),
+    "reference_parameters": ("interconnect_lab.calibrate.workflow", "_reference_parameters",
+                             "interconnect_lab.calibrate.run_system and " + _CALIBRATE_COMPARE),
+    "REFERENCES": ("interconnect_lab.calibrate.workflow", "_REFERENCES",
+                   "a machine: interconnect_lab.calibrate.shipped_system or "
+                   "interconnect_lab.collectives.system.collective_system"),
+}
+
+#: Public names replaced by another way of doing the same thing, by module: old name ->
+#: (module that holds it now, its private name there, what to use instead). Calibration
+#: compared a log with a catalog link's α-β prediction; it now compares it with the
+#: collective model for the log's machine. The old name still answers, with a warning,
+#: for one release.
+REPLACED_NAMES = {
+    "interconnect_lab.calibrate": dict(_CALIBRATE_REPLACED),
+    "interconnect_lab.calibrate.fit": {old: _CALIBRATE_REPLACED[old]
+                                       for old in ("compare_bus_bandwidth", "BusBandwidthComparison")},
+    "interconnect_lab.calibrate.workflow": {old: _CALIBRATE_REPLACED[old]
+                                            for old in ("reference_parameters", "REFERENCES")},
+}
+
+
 def renamed_attribute(module: str, name: str):
     """``module``'s new name for the old ``name``, with a warning; AttributeError if ``name`` was not renamed.
+
+    A replaced name (:data:`REPLACED_NAMES`) answers the same way, with the object
+    it now is under its private name and a warning that says what to use instead.
 
     A module whose names were renamed ends with::
 
@@ -78,10 +110,23 @@ def renamed_attribute(module: str, name: str):
     'CollectivePerformance'
     >>> print(caught[0].message)
     interconnect_lab.collectives.CollectiveResult is deprecated and will be removed in the next release: use interconnect_lab.collectives.CollectivePerformance instead
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = renamed_attribute("interconnect_lab.calibrate", "compare_bus_bandwidth")
+    >>> result.__name__
+    '_compare_bus_bandwidth'
+    >>> print(caught[0].message)
+    interconnect_lab.calibrate.compare_bus_bandwidth is deprecated and will be removed in the next release: use interconnect_lab.calibrate.compare_with_model instead
     """
     new = RENAMED_NAMES.get(module, {}).get(name)
     if new is None:
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        replaced = REPLACED_NAMES.get(module, {}).get(name)
+        if replaced is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        home, private, instead = replaced
+        warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release: use {instead} instead",
+                      DeprecationWarning, stacklevel=3)
+        return getattr(importlib.import_module(home), private)
     warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release: use {module}.{new} instead",
                   DeprecationWarning, stacklevel=3)
     return getattr(sys.modules.get(module) or importlib.import_module(module), new)

@@ -63,6 +63,56 @@ def test_a_renamed_name_warns_and_is_the_new_one(module, old, new):
     assert old not in getattr(namespace, "__all__", ())
 
 
+def replaced():
+    from interconnect_lab._deprecation import REPLACED_NAMES
+
+    return [(module, old, *where) for module, names in sorted(REPLACED_NAMES.items())
+            for old, where in names.items()]
+
+
+@pytest.mark.parametrize(("module", "old", "home", "private", "instead"), replaced())
+def test_a_replaced_name_warns_says_what_to_use_and_still_works(module, old, home, private, instead):
+    namespace = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=rf"^{re.escape(module)}\.{old} is deprecated and will be removed in "
+                                                rf"the next release: use {re.escape(instead)} instead$"):
+        value = getattr(namespace, old)
+    assert value is getattr(importlib.import_module(home), private)
+    assert old not in namespace.__all__
+    for name in re.findall(r"interconnect_lab\.[\w.]+", instead):       # what to use instead exists
+        parent, _, leaf = name.rpartition(".")
+        assert hasattr(importlib.import_module(parent), leaf), name
+
+
+def test_the_former_calibration_comparison_still_answers_with_a_warning():
+    """calibrate compared a log with a catalog link's α-β prediction; it now compares it with the
+    collective model for the log's machine (calibrate.compare_with_model)."""
+    import warnings
+
+    import numpy as np
+
+    from interconnect_lab import calibrate
+
+    run = calibrate.shipped_run("v100_dgx2_all_reduce")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        references = calibrate.REFERENCES
+        label, kwargs = calibrate.reference_parameters(run, references["NVLink 2 (V100)"])
+        comparison = calibrate.compare_bus_bandwidth(run, prediction_label=label, **kwargs)
+        assert isinstance(comparison, calibrate.BusBandwidthComparison)
+    # On the plateau the DGX-2 measures within a few per cent of the catalog's NVLink 2 at 80 % usable.
+    size, ratio = comparison.worst_by_regime()["bandwidth-bound"]
+    assert label == "catalog: NVLink 2" and abs(ratio - 1) < 0.08
+    disagreements = comparison.disagreements(0.10)
+    assert disagreements and all(abs(r - 1) > 0.10 for _, r, _ in disagreements)
+    assert {g for _, _, g in disagreements} <= {"latency-bound", "protocol-bound"}
+    with pytest.deprecated_call(match=r"calibrate_nccl_tests\(reference=...\) is deprecated"):
+        old = calibrate.calibrate_nccl_tests("v100_dgx2_all_reduce", reference=("link", "NVLink 2"))
+    assert old.reference == ("link", "NVLink 2") and old.system is None
+    assert np.allclose(old.comparison.ratio, comparison.ratio)
+    with pytest.raises(AttributeError, match="has no attribute 'compare'"):
+        calibrate.compare  # noqa: B018
+
+
 def test_an_unknown_name_is_still_an_attribute_error():
     import interconnect_lab.fabric
 
@@ -70,10 +120,10 @@ def test_an_unknown_name_is_still_an_attribute_error():
         interconnect_lab.fabric.CollectiveResults  # noqa: B018
 
 
-def test_nothing_in_the_repository_uses_a_renamed_name():
+def test_nothing_in_the_repository_uses_a_renamed_or_replaced_name():
     found = []
     patterns = []
-    for module, old, _ in renamed():
+    for module, old, *_ in renamed() + replaced():
         patterns.append(re.compile(r"\b" + re.escape(module.rsplit(".", 1)[-1]) + r"\." + old + r"\b"))
         patterns.append(re.compile(r"from\s+" + re.escape(module) + r"\s+import\s+(\([^)]*|[^\n]*)\b" + old + r"\b"))
     for folder in ("interconnect_lab", "tests", "tools", "benchmarks", "book"):

@@ -1,4 +1,4 @@
-"""Fit the library's α-β collective model to a measured nccl-tests sweep, and compare.
+"""Fit the library's α-β collective model to a measured nccl-tests sweep.
 
 The α-β model of :mod:`interconnect_lab.collectives` says a collective of
 ``S`` bytes takes ``t = L + c S``: a latency term ``L = t₀ + kα`` and a
@@ -22,12 +22,25 @@ names each size's regime:
   another algorithm for those sizes, with its own fixed cost and bandwidth
   (``NCCL_DEBUG=INFO`` names them).
 
+A sweep whose every size is at least :data:`PLATEAU_FROM_BYTES` (256 MiB), as
+vendors publish them (``-b 512M`` or ``# Truncated  smaller message sizes``),
+shows no latency: at those sizes a collective takes milliseconds, and NCCL's
+latency of tens of microseconds is hidden in the run-to-run spread. The
+intercept of a line through such sizes would be an extrapolation, not a
+measured latency, so the fit *determines the bandwidth only*
+(``fit.determines == "bandwidth"``): its lines go through the origin
+(``t = c S``, one bus bandwidth per size range), every size is bandwidth-bound,
+:attr:`CollectiveFit.latency_s` is None and no :class:`CalibratedLink`, which
+needs a latency, is made from it. One such size is enough.
+
 :class:`CalibratedLink` turns a fit into the parameters the library's models
 take in place of a catalog link (``bandwidth_bytes_per_s``, ``latency_s``,
 ``base_latency_s``, ``efficiency``); :func:`calibrated_cluster` puts measured
 bandwidths into a :class:`interconnect_lab.training.Cluster` for the training
-model; :func:`compare_bus_bandwidth` sets a sweep against any prediction size
-by size.
+model. The sweep is compared with the collective model by
+:func:`interconnect_lab.calibrate.comparison.compare_with_model` (the former
+``compare_bus_bandwidth``, which compared it with a link's α-β prediction, is
+deprecated).
 
 References
 ----------
@@ -47,18 +60,29 @@ import numpy as np
 from .. import catalog, training
 from .. import collectives as coll
 from .. import units as u
+from .._deprecation import renamed_attribute
 from .._lookup import resolve
 from .._validation import check_choice, check_integer, check_number
+from ..collectives.reproduction import BANDS
 from .nccl_tests import NcclTestsRun
 
 __all__ = [
-    "REGIMES", "AlphaBetaSegment", "CollectiveFit", "fit_collective", "CalibratedLink",
-    "BusBandwidthComparison", "compare_bus_bandwidth", "CalibratedCluster", "calibrated_cluster",
+    "REGIMES", "DETERMINES", "PLATEAU_FROM_BYTES", "AlphaBetaSegment", "CollectiveFit", "fit_collective",
+    "CalibratedLink", "CalibratedCluster", "calibrated_cluster",
     "MAX_FIT_SIZES", "MAX_SEGMENTS",
 ]
 
 #: Regime names, smallest messages first.
 REGIMES = ("latency-bound", "protocol-bound", "bandwidth-bound")
+
+#: What a fit determines: ``"latency and bandwidth"`` from a sweep that reaches below
+#: :data:`PLATEAU_FROM_BYTES`, ``"bandwidth"`` from one that does not.
+DETERMINES = ("latency and bandwidth", "bandwidth")
+
+#: Smallest size of the bandwidth plateau [B]: a sweep with no size below it determines the
+#: bandwidth only. The lower edge of the "large" band of chapter 7's reproduction table
+#: (:data:`interconnect_lab.collectives.reproduction.BANDS`), 256 MiB.
+PLATEAU_FROM_BYTES = dict((name, limits) for name, limits, _ in BANDS)["large"][0]
 
 #: Default size from which a fit must reproduce the sweep within its tolerance [B].
 FIT_FROM_BYTES = 1 * u.MiB
@@ -72,33 +96,33 @@ MAX_FIT_SIZES = 128
 MAX_SEGMENTS = 10
 
 
-def _sweep(run, placement):
-    """The sizes above 0 B of ``run`` and their measured times, after checking both arrays.
+def _bus_factor(run):
+    """nccl-tests' busbw factor of ``run`` [-]; a ValueError if it needs a rank count the log does not state."""
+    if run.n_ranks is None:
+        if run.collective in ("broadcast", "reduce", "send_recv"):
+            return 1.0
+        raise ValueError(f"the number of ranks of this {run.collective} run is not known (the log does not state "
+                         "it): parse the log with n_ranks=...")
+    return coll.bus_bandwidth_factor(run.collective, run.n_ranks)
 
-    A parsed run is sound; one whose arrays were built or edited by hand may not be, and the fit
-    must say so rather than return NaN or fail deep inside numpy.
-    """
-    measurement = run.measurement(placement)
-    size, time = np.asarray(run.size_bytes), np.asarray(measurement.time_s)
-    for name, array in (("run.size_bytes", size), (f"run.{placement}.time_s", time)):
-        if array.ndim != 1 or array.dtype.kind not in "iuf":
-            raise TypeError(f"{name} must be a one-dimensional array of numbers, got {array.dtype} "
-                            f"of shape {array.shape}")
-    if size.shape != time.shape:
-        raise ValueError(f"run.size_bytes has {size.size} rows but run.{placement}.time_s has {time.size}: "
-                         "they must have one entry per row")
-    check_number("run.size_bytes", size, unit="B", minimum=0, maximum=1e30)
-    # Sizes grow row by row; only the 0 B rows of a small count split over many ranks repeat.
-    step = np.flatnonzero((np.diff(size) < 0) | ((np.diff(size) == 0) & (size[1:] > 0)))
-    if step.size:
-        i = int(step[0])
-        raise ValueError(f"run.size_bytes must grow row by row, as nccl-tests prints a sweep: row {i + 2} "
-                         f"({size[i + 1]:g} B) follows {size[i]:g} B")
-    keep = size > 0
-    size, time = size[keep].astype(float), time[keep].astype(float)
-    check_number(f"run.{placement}.time_s", time, unit="s", minimum=1e-12, maximum=1e6)
-    if len(size) < 2:
-        raise ValueError(f"a fit needs at least two rows with a size above 0 B; this run has {len(size)}")
+
+def _nodes(run):
+    """(nodes, ranks per node) of ``run``, or (None, None) where the log does not list every rank."""
+    if not getattr(run, "rank_lines_complete", True):
+        return None, None
+    try:
+        return run.n_nodes, run.ranks_per_node
+    except ValueError:      # hosts hold different numbers of ranks
+        return run.n_nodes, None
+
+
+def _sweep(run, placement):
+    """The sizes above 0 B of ``run`` and their measured times (:meth:`NcclTestsRun.sweep`), enough of them."""
+    size, time = run.sweep(placement)
+    if len(size) < 2 and not (len(size) == 1 and size[0] >= PLATEAU_FROM_BYTES):
+        raise ValueError(f"a fit needs at least two rows with a size above 0 B (or one of at least "
+                         f"{u.format_bytes(PLATEAU_FROM_BYTES, binary=True)}, for the bandwidth only); "
+                         f"this run has {len(size)}")
     if len(size) > MAX_FIT_SIZES:
         raise ValueError(f"this run has {len(size)} sizes above 0 B: a fit takes at most MAX_FIT_SIZES = "
                          f"{MAX_FIT_SIZES} (keep every second size, or the range that matters)")
@@ -140,7 +164,9 @@ class AlphaBetaSegment:
         return self.latency_term_s + self.seconds_per_byte * np.asarray(size_bytes, dtype=float)
 
 
-def _regime(segment, size, floor_s):
+def _regime(segment, size, floor_s, determines):
+    if determines == "bandwidth":
+        return "bandwidth-bound"
     if segment.time_s(size) < 2.0 * floor_s:
         return "latency-bound"
     if segment.last and segment.seconds_per_byte * size >= segment.latency_term_s:
@@ -158,8 +184,11 @@ class CollectiveFit:
         What was measured (for legends and readouts).
     collective : str
         The collective.
-    n_ranks, n_nodes : int
-        Ranks and hosts of the run.
+    n_ranks : int or None
+        Ranks of the run (None where the log does not state them; broadcast, reduce and
+        send/recv only).
+    n_nodes : int or None
+        Hosts of the run; None where the log does not list every rank.
     placement : str
         ``"out_of_place"`` or ``"in_place"``: which times were fitted.
     size_bytes : numpy.ndarray
@@ -174,12 +203,18 @@ class CollectiveFit:
         The relative error the fit aimed for above ``fit_from_bytes`` [-].
     fit_from_bytes : float
         Size from which the tolerance applies [B].
+    ranks_per_node : int or None
+        Ranks on each host; None where the log does not list every rank (or hosts differ).
+    determines : str
+        ``"latency and bandwidth"``, or ``"bandwidth"`` for a sweep of plateau sizes only
+        (every size >= :data:`PLATEAU_FROM_BYTES`): then every line goes through the origin
+        and no latency is reported (:data:`DETERMINES`).
     """
 
     label: str
     collective: str
-    n_ranks: int
-    n_nodes: int
+    n_ranks: int | None
+    n_nodes: int | None
     placement: str
     size_bytes: np.ndarray
     measured_time_s: np.ndarray
@@ -187,7 +222,8 @@ class CollectiveFit:
     segments: tuple
     tolerance: float
     fit_from_bytes: float
-    ranks_per_node: int = field(default=1)
+    ranks_per_node: int | None = field(default=1)
+    determines: str = "latency and bandwidth"
 
     def _segment_index(self, size_bytes):
         size = np.asarray(size_bytes, dtype=float)
@@ -223,9 +259,15 @@ class CollectiveFit:
         """Regime name at each size (``"latency-bound"``, ``"protocol-bound"``, ``"bandwidth-bound"``)."""
         sizes = np.atleast_1d(np.asarray(size_bytes, dtype=float))
         floor = float(self.segments[0].time_s(self.size_bytes[0]))
-        names = tuple(_regime(self.segments[i], s, floor)
+        names = tuple(_regime(self.segments[i], s, floor, self.determines)
                       for i, s in zip(np.atleast_1d(self._segment_index(sizes)), sizes))
         return names[0] if np.ndim(size_bytes) == 0 else names
+
+    @property
+    def latency_s(self) -> float | None:
+        """The latency the sweep shows: the time at zero size of the smallest sizes' line [s];
+        None for a sweep of plateau sizes only, which determines the bandwidth only."""
+        return None if self.determines == "bandwidth" else self.segments[0].latency_term_s
 
     @property
     def plateau_bus_bandwidth_bytes_per_s(self) -> float:
@@ -240,6 +282,14 @@ class CollectiveFit:
         """The segments as a short text table."""
         lines = [f"{self.label}: {len(self.segments)} regime line(s), worst error above "
                  f"{u.format_bytes(self.fit_from_bytes, binary=True)} {self.max_relative_error(self.fit_from_bytes):.1%}"]
+        if self.determines == "bandwidth":
+            lines.append(f"  determines the bandwidth only: every size is at least "
+                         f"{u.format_bytes(PLATEAU_FROM_BYTES, binary=True)}, where NCCL's latency is hidden in the "
+                         "spread of the times; no latency reported")
+            for s in self.segments:
+                lines.append(f"  {u.format_bytes(s.first_size_bytes):>9} - {u.format_bytes(s.last_size_bytes):>9}: "
+                             f"busbw {s.bus_bandwidth_bytes_per_s / u.GB_per_s:7.1f} GB/s")
+            return "\n".join(lines)
         for s in self.segments:
             lines.append(f"  {u.format_bytes(s.first_size_bytes):>9} - {u.format_bytes(s.last_size_bytes):>9}: "
                          f"L = {s.latency_term_s / u.us:8.1f} us, f/c = "
@@ -248,9 +298,15 @@ class CollectiveFit:
         return "\n".join(lines)
 
 
-def _line(size, time):
-    """Least-squares ``t = L + c S`` on relative error, with L >= 0 and c >= 0; (L, c, cost)."""
+def _line(size, time, intercept=True):
+    """Least-squares ``t = L + c S`` on relative error, with L >= 0 and c >= 0; (L, c, cost).
+
+    ``intercept=False`` fits ``t = c S`` (L = 0): a line through the origin.
+    """
     a = np.column_stack([1.0 / time, size / time])
+    if not intercept:
+        slope = float(np.sum(a[:, 1]) / np.sum(a[:, 1] ** 2))
+        return 0.0, slope, float(np.sum((slope * size / time - 1.0) ** 2))
     candidates = []
     solution, *_ = np.linalg.lstsq(a, np.ones_like(time), rcond=None)
     if solution[0] >= 0 and solution[1] >= 0:
@@ -263,13 +319,15 @@ def _line(size, time):
     return best[0], best[1], cost
 
 
-def _segmentations(size, time, max_segments):
+def _segmentations(size, time, max_segments, intercept=True):
     """Best cut into k contiguous ranges of >= 2 points, for every k: {k: [(i, j), ...]}."""
     n = len(size)
+    if n == 1:
+        return {1: [(0, 0)]}
     cost = np.full((n, n), np.inf)
     for i in range(n):
         for j in range(i + 1, n):
-            cost[i, j] = _line(size[i:j + 1], time[i:j + 1])[2]
+            cost[i, j] = _line(size[i:j + 1], time[i:j + 1], intercept)[2]
     best = {1: {j: (cost[0, j], [(0, j)]) for j in range(1, n)}}
     for k in range(2, max_segments + 1):
         best[k] = {}
@@ -290,6 +348,10 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
     relative error of ``t = L + cS`` fitted on each (``L, c >= 0``); the
     smallest k whose worst error at sizes >= ``fit_from_bytes`` is within
     ``tolerance`` is kept (else the k with the smallest worst error).
+
+    A sweep whose every size is at least :data:`PLATEAU_FROM_BYTES` determines
+    the bandwidth only (``determines == "bandwidth"``): each line is ``t = cS``,
+    through the origin, and one size is enough.
 
     Parameters
     ----------
@@ -315,17 +377,24 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
     TypeError
         If ``run`` is not an :class:`NcclTestsRun`.
     ValueError
-        If fewer than two rows (or more than :data:`MAX_FIT_SIZES`) have a size above zero, the
-        sizes do not grow row by row, a time is not in [1e-12, 1e6] s, or a parameter is out of range.
+        If fewer than two rows (one for plateau sizes; or more than :data:`MAX_FIT_SIZES`) have a
+        size above zero, the sizes do not grow row by row, a time is not in [1e-12, 1e6] s, the
+        number of ranks the busbw factor needs is not known, or a parameter is out of range.
 
     Examples
     --------
     >>> from interconnect_lab.calibrate import shipped_run
     >>> fit = fit_collective(shipped_run("v100_dgx2_all_reduce"))
-    >>> round(fit.plateau_bus_bandwidth_bytes_per_s / 1e9)
-    124
-    >>> fit.max_relative_error() < 0.05
-    True
+    >>> round(fit.plateau_bus_bandwidth_bytes_per_s / 1e9), fit.determines
+    (124, 'latency and bandwidth')
+    >>> fit.max_relative_error() < 0.05, round(fit.latency_s * 1e6)
+    (True, 62)
+
+    A sweep of 1 GiB and 10 GiB only, as Oracle published it, determines the bandwidth only:
+
+    >>> plateau = fit_collective(shipped_run("a100_2x8_roce_all_reduce_large"))
+    >>> plateau.determines, plateau.latency_s, round(plateau.plateau_bus_bandwidth_bytes_per_s / 1e9)
+    ('bandwidth', None, 176)
     """
     if not isinstance(run, NcclTestsRun):
         raise TypeError(f"run must be an NcclTestsRun (see parse_nccl_tests), got {type(run).__name__}")
@@ -334,21 +403,24 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
     fit_from_bytes = check_number("fit_from_bytes", fit_from_bytes, unit="B", minimum=0, scalar=True)
     max_segments = check_integer("max_segments", max_segments, minimum=1, maximum=MAX_SEGMENTS)
     size, time = _sweep(run, placement)
-    factor = coll.bus_bandwidth_factor(run.collective, run.n_ranks)
+    factor = _bus_factor(run)
+    n_nodes, ranks_per_node = _nodes(run)
+    determines = "bandwidth" if size[0] >= PLATEAU_FROM_BYTES else "latency and bandwidth"
+    intercept = determines != "bandwidth"
     chosen = None
-    for k, cuts in sorted(_segmentations(size, time, min(max_segments, len(size) // 2)).items()):
+    for k, cuts in sorted(_segmentations(size, time, max(1, min(max_segments, len(size) // 2)), intercept).items()):
         segments = []
         for number, (i, j) in enumerate(cuts):
-            latency, slope, _ = _line(size[i:j + 1], time[i:j + 1])
+            latency, slope, _ = _line(size[i:j + 1], time[i:j + 1], intercept)
             segments.append(AlphaBetaSegment(first_size_bytes=float(size[i]), last_size_bytes=float(size[j]),
                                              latency_term_s=latency, seconds_per_byte=slope,
                                              bus_factor=factor, last=number == len(cuts) - 1))
         candidate = CollectiveFit(
             label=label or run.describe(), collective=run.collective, n_ranks=run.n_ranks,
-            n_nodes=run.n_nodes, placement=placement, size_bytes=size, measured_time_s=time,
+            n_nodes=n_nodes, placement=placement, size_bytes=size, measured_time_s=time,
             measured_bus_bandwidth_bytes_per_s=factor * size / time, segments=tuple(segments),
             tolerance=tolerance, fit_from_bytes=fit_from_bytes,
-            ranks_per_node=run.ranks_per_node)
+            ranks_per_node=ranks_per_node, determines=determines)
         error = candidate.max_relative_error(fit_from_bytes)
         if chosen is None or error < chosen[0] - 1e-12:
             chosen = (error, candidate)
@@ -359,6 +431,18 @@ def fit_collective(run, *, placement="out_of_place", tolerance=0.05, fit_from_by
 
 def _flat_algorithm(collective):
     return "direct" if collective in ("all_to_all", "send_recv") else "ring"
+
+
+def _usable_bandwidth(fit):
+    """Usable bandwidth per rank of the flat algorithm whose busbw the largest sizes reached [B/s]."""
+    if fit.n_ranks is None:
+        raise ValueError(f"the number of ranks of {fit.label!r} is not known: parse the log with n_ranks=...")
+    _, traffic = coll.ALGORITHMS[_flat_algorithm(fit.collective)].cost(fit.collective, fit.n_ranks)
+    last = fit.segments[-1]
+    if last.seconds_per_byte <= 0:
+        raise ValueError(f"the largest sizes of {fit.label!r} show no bandwidth term (the time does not "
+                         "grow with the size): sweep to larger messages (-e 8G) to calibrate bandwidth")
+    return traffic / last.seconds_per_byte
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -405,17 +489,19 @@ class CalibratedLink:
         """Build from a :class:`CollectiveFit` (see the class docstring for how)."""
         if not isinstance(fit, CollectiveFit):
             raise TypeError(f"fit must be a CollectiveFit, got {type(fit).__name__}")
+        if fit.latency_s is None:
+            raise ValueError(f"{fit.label!r} determines the bandwidth only (every size is at least "
+                             f"{u.format_bytes(PLATEAU_FROM_BYTES, binary=True)}): a calibrated link needs a latency "
+                             "too; sweep from small messages (-b 8) to calibrate one")
         algorithm = _flat_algorithm(fit.collective)
-        steps, traffic = coll.ALGORITHMS[algorithm].cost(fit.collective, fit.n_ranks)
-        last, first = fit.segments[-1], fit.segments[0]
-        if last.seconds_per_byte <= 0:
-            raise ValueError(f"the largest sizes of {fit.label!r} show no bandwidth term (the time does not "
-                             "grow with the size): sweep to larger messages (-e 8G) to calibrate bandwidth")
+        steps, _ = coll.ALGORITHMS[algorithm].cost(fit.collective, fit.n_ranks)
+        first = fit.segments[0]
+        bandwidth = _usable_bandwidth(fit)
         base = min(coll.BASE_LATENCY_S, first.latency_term_s)
         alpha = (first.latency_term_s - base) / max(steps, 1)
         return cls(name=name or fit.label, collective=fit.collective, n_ranks=fit.n_ranks,
                    n_nodes=fit.n_nodes, ranks_per_node=fit.ranks_per_node, algorithm=algorithm,
-                   bandwidth_bytes_per_s=traffic / last.seconds_per_byte, latency_s=alpha,
+                   bandwidth_bytes_per_s=bandwidth, latency_s=alpha,
                    base_latency_s=base)
 
     def collective_kwargs(self) -> dict:
@@ -448,8 +534,8 @@ class CalibratedLink:
 
 
 @dataclass(frozen=True)
-class BusBandwidthComparison:
-    """Measured busbw against a prediction, size by size.
+class _BusBandwidthComparison:
+    """Measured busbw against an α-β prediction, size by size (deprecated: see :class:`ModelComparison`).
 
     Attributes
     ----------
@@ -496,9 +582,13 @@ class BusBandwidthComparison:
         return {g: result[g] for g in REGIMES if g in result}
 
 
-def compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="ring", fit=None,
-                          placement="out_of_place", prediction_label="model", **options):
-    """Set a measured sweep against the library's prediction for the same collective and ranks.
+def _compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="ring", fit=None,
+                           placement="out_of_place", prediction_label="model", **options):
+    """Set a measured sweep against a link's α-β prediction for the same collective and ranks.
+
+    The former public ``compare_bus_bandwidth``, deprecated (``_deprecation.REPLACED_NAMES``):
+    compare a sweep with the collective model for its machine with
+    :func:`~interconnect_lab.calibrate.comparison.compare_with_model`.
 
     Parameters
     ----------
@@ -517,14 +607,14 @@ def compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="r
 
     Returns
     -------
-    BusBandwidthComparison
+    _BusBandwidthComparison
 
     Examples
     --------
     >>> from interconnect_lab import catalog, collectives as coll
     >>> from interconnect_lab.calibrate import shipped_run
     >>> run = shipped_run("v100_dgx2_all_reduce")
-    >>> c = compare_bus_bandwidth(run, **coll.link_parameters(catalog.link("NVLink 2")))
+    >>> c = _compare_bus_bandwidth(run, **coll.link_parameters(catalog.link("NVLink 2")))
     >>> round(float(c.ratio[-1]), 2), c.regime[-1]
     (1.03, 'bandwidth-bound')
     """
@@ -538,7 +628,7 @@ def compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="r
     measured = factor * size / time
     predicted = coll.collective_performance(run.collective, size, run.n_ranks, bandwidth_bytes_per_s,
                                             latency_s, algorithm, **options).bus_bandwidth_bytes_per_s
-    return BusBandwidthComparison(
+    return _BusBandwidthComparison(
         label=fit.label, prediction_label=prediction_label, collective=run.collective, n_ranks=run.n_ranks,
         size_bytes=size, measured_bus_bandwidth_bytes_per_s=measured,
         predicted_bus_bandwidth_bytes_per_s=np.asarray(predicted, dtype=float),
@@ -690,11 +780,15 @@ def calibrated_cluster(cluster, *, scale_up=None, scale_out=None, name=None) -> 
     if scale_up is not None:
         fit = _as_fit(scale_up, "scale_up")
         if fit.n_nodes != 1:
-            raise ValueError(f"scale_up must be a sweep on one node; {fit.label!r} spans {fit.n_nodes} nodes")
-        up_measured = fit.link().bandwidth_bytes_per_s
+            spans = "does not list every rank" if fit.n_nodes is None else f"spans {fit.n_nodes} nodes"
+            raise ValueError(f"scale_up must be a sweep on one node (with every rank listed); {fit.label!r} {spans}")
+        up_measured = _usable_bandwidth(fit)
         notes.append(f"scale-up from {fit.label}")
     if scale_out is not None:
         fit = _as_fit(scale_out, "scale_out")
+        if fit.n_nodes is None or fit.ranks_per_node is None:
+            raise ValueError(f"scale_out needs the nodes and ranks per node of the sweep; {fit.label!r} does not "
+                             "list every rank")
         if fit.n_nodes < 2:
             raise ValueError(f"scale_out must be a sweep across nodes; {fit.label!r} runs on one node")
         if fit.collective not in ("all_reduce", "all_gather", "reduce_scatter"):
@@ -727,3 +821,8 @@ def calibrated_cluster(cluster, *, scale_up=None, scale_out=None, name=None) -> 
         nics_per_node=base.nics_per_node, sources=base.sources,
         measured_scale_up_bytes_per_s=up_measured, measured_scale_out_bytes_per_s=out_measured,
         calibration="; ".join(notes) or "nothing measured: catalog values")
+
+
+def __getattr__(name):
+    # Names replaced in this release still answer, with a DeprecationWarning (see _deprecation.REPLACED_NAMES).
+    return renamed_attribute(__name__, name)

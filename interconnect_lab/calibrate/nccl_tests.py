@@ -19,12 +19,34 @@ root        ``size count type root`` (broadcast)                          error
 plain       ``size count type`` (all-gather, all-to-all)                  error
 ==========  ============================================================  ======
 
-Nothing is guessed: each row is checked against the printed size and time
-(``algbw = size / time``) and against nccl-tests' bus-bandwidth factor
+Logs as they are published are read too, and what they leave out is listed
+in :attr:`NcclTestsRun.elisions`:
+
+- rank lines left out with ``...`` (or ``......``), or an excerpt that starts
+  inside the rank list or at the table;
+- smaller sizes left out with ``# Truncated  smaller message sizes`` or
+  ``# <smaller message sizes truncated>``, rows left out with ``...``;
+- the lines of a launcher: ``[1,0]<stdout>:`` (Open MPI ``--tag-output``) and
+  ``0: `` (``srun --label``) are removed, and so are NCCL's own log lines;
+- header and closing lines printed without their ``#``;
+- a text that ends inside the table, without the closing lines; a last row
+  cut short is dropped.
+
+The number of ranks sets nccl-tests' bus-bandwidth factor, so it is never
+guessed: it comes from the rank lines when every rank is listed, from the last
+rank line when the list is elided but ends with it, from the header's
+``nThread x nGpus`` when one process drove every GPU (which the printed busbw
+must confirm), or from the caller (``n_ranks=``);
+:attr:`NcclTestsRun.rank_count_source` says which. When none of these states it
+and the printed busbw needs it to be checked, the log is refused.
+
+Nothing else is guessed either: each row is checked against the printed size
+and time (``algbw = size / time``) and against nccl-tests' bus-bandwidth factor
 (``busbw = algbw × f(n)``; early versions printed all-gather and
 reduce-scatter with ``algbw = busbw``, which is recognised and recorded as
-``bandwidth_convention="legacy"``); a line that does not fit raises :class:`ValueError` naming the line number, what
-was expected there and what was found.
+``bandwidth_convention="legacy"``); a line that does not fit raises
+:class:`ValueError` naming the line number, what was expected there and what
+was found.
 
 References
 ----------
@@ -41,9 +63,10 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import units as u
+from .._validation import check_integer, check_number
 from ..collectives import COLLECTIVES, bus_bandwidth_factor
 
-__all__ = ["NCCL_TESTS_PROGRAMS", "NcclTestsMeasurement", "NcclTestsRun", "parse_nccl_tests"]
+__all__ = ["NCCL_TESTS_PROGRAMS", "RANK_COUNT_SOURCES", "NcclTestsMeasurement", "NcclTestsRun", "parse_nccl_tests"]
 
 #: The nccl-tests programs and the collective each measures (library names).
 NCCL_TESTS_PROGRAMS = MappingProxyType({
@@ -56,7 +79,18 @@ NCCL_TESTS_PROGRAMS = MappingProxyType({
     "reduce_perf": "reduce",
 })
 
+#: Where a run's number of ranks comes from, best first (:attr:`NcclTestsRun.rank_count_source`).
+RANK_COUNT_SOURCES = MappingProxyType({
+    "rank lines": "every rank's line is printed, ranks 0 to n - 1",
+    "last rank line": "the rank list is elided ('...') but ends with its last rank, n - 1",
+    "header": "no rank lines; one process drove every GPU: n = nThread x nGpus, as the printed busbw confirms",
+    "caller": "given as n_ranks=, where the log does not list every rank",
+    "unknown": "nothing states it, and no printed busbw needs it to be checked",
+})
+
 _REDUCTIONS = ("all_reduce", "reduce_scatter", "reduce")
+#: Collectives whose busbw factor does not depend on the number of ranks.
+_FACTOR_ONE = ("broadcast", "reduce", "send_recv")
 _TYPES = ("int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double",
           "bfloat16", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2")
 _REDOPS = ("sum", "prod", "max", "min", "avg", "mulsum", "premulsum", "none")
@@ -68,20 +102,28 @@ _LEADING = {
 }
 _GROUP = ("time", "algbw", "busbw")
 
+# Every pattern is matched on a line without its launcher tag and surrounding blanks; the
+# leading '#' of nccl-tests' comment lines is optional (some pages print them without).
+_LAUNCHER_TAG = re.compile(r"\[\d+,\d+\]<stdout>:")
+_LAUNCHER_PREFIX = re.compile(r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\d+:(?=\s|$))")
 _HEADER = re.compile(
-    r"^# nThread (?P<nThread>\d+) nGpus (?P<nGpus>\d+) minBytes (?P<minBytes>\d+) "
+    r"^#?\s*nThread (?P<nThread>\d+) nGpus (?P<nGpus>\d+) minBytes (?P<minBytes>\d+) "
     r"maxBytes (?P<maxBytes>\d+) step: (?P<step>\d+)\((?P<step_kind>factor|bytes)\)(?P<rest>.*)$")
 _HEADER_PAIR = re.compile(r"([a-z][a-z ]*?): (\d+)")
 _RANK = re.compile(
-    r"^#\s+Rank\s+(?P<rank>\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(?P<host>\S+)\s+"
-    r"device\s+(?P<device>\d+)\s+\[(?P<bus>[^\]]*)\]\s+(?P<name>.+?)\s*$")
-_NCCL_VERSION = re.compile(r"^NCCL version (\S+)\s*$")
-_TESTS_VERSION = re.compile(r"^# nccl-tests version (\S+)(?: nccl-headers=(\d+))?(?: nccl-library=(\d+))?\s*$")
-_STARTING = re.compile(r"^# Collective test (starting|concluded): (\S+)\s*$")
+    r"^#?\s*Rank\s+(?P<rank>\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(?P<host>\S+)\s+"
+    r"device\s+(?P<device>\d+)\s+\[(?P<bus>[^\]]*)\]\s+(?P<name>.+?)$")
+_USING_DEVICES = re.compile(r"^#?\s*Using devices$")
+_REDUCING = re.compile(r"^#?\s*Reducing maxBytes to (\d+) due to memory limitation$")
+_NCCL_VERSION = re.compile(r"^NCCL version (\S+)$")
+_TESTS_VERSION = re.compile(r"^#?\s*nccl-tests version (\S+)(?: nccl-headers=(\d+))?(?: nccl-library=(\d+))?$")
+_STARTING = re.compile(r"^#?\s*Collective test (starting|concluded): (\S+)$")
 _NCCL_LOG = re.compile(r"^\S*:\d+:\d+ \[\d+\] NCCL (INFO|WARN|TRACE|ABORT) ")
-_OUT_OF_BOUNDS = re.compile(r"^# Out of bounds values : (\d+) (OK|FAILED)\s*$")
-_AVERAGE = re.compile(r"^# Avg bus bandwidth\s*: (\S+)(?: (OK|FAILED))?\s*$")
-_ASTERISKS = "# Errors with asterisks indicate errors that have exceeded the maximum threshold."
+_OUT_OF_BOUNDS = re.compile(r"^#?\s*Out of bounds values\s*:\s*(\d+) (OK|FAILED)$")
+_AVERAGE = re.compile(r"^#?\s*Avg bus bandwidth\s*:\s*(\S+)(?: (OK|FAILED))?$")
+_ASTERISKS = re.compile(r"^#?\s*Errors with asterisks indicate errors that have exceeded the maximum threshold\.$")
+_ELISION = re.compile(r"^#?\s*(?:\.{3,}|\u2026)$")
+_TRUNCATED = re.compile(r"^#.*\btruncated\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -128,15 +170,19 @@ class NcclTestsRun:
         ``"#wrong"`` or ``"error"``.
     parameters : mapping of str to int
         The header's numbers (``nThread``, ``nGpus``, ``minBytes``,
-        ``maxBytes``, ``step``, ``iters``, ``warmup iters``...).
-    step_kind : str
-        ``"factor"`` (sizes multiply by ``step``) or ``"bytes"`` (sizes add it).
-    n_ranks : int
-        Ranks (GPUs) in the run, from the ``Using devices`` list.
+        ``maxBytes``, ``step``, ``iters``, ``warmup iters``...); ``maxBytes``
+        is the reduced value where the output says it reduced it for lack of
+        memory. Empty when the log starts below the header.
+    step_kind : str or None
+        ``"factor"`` (sizes multiply by ``step``) or ``"bytes"`` (sizes add
+        it); None without the header.
+    n_ranks : int or None
+        Ranks (GPUs) in the run; None only where nothing states it and no
+        printed busbw needs it (``rank_count_source == "unknown"``).
     hosts : tuple of str
-        Each rank's host, in rank order.
+        The host of each listed rank, in the order of ``listed_ranks``.
     devices : tuple of str
-        Each rank's device name, in rank order.
+        The device name of each listed rank.
     nccl_version : str or None
         NCCL's version where the output prints it (``NCCL version 2.14.3+cuda11.7``
         or the ``nccl-library=`` code of newer nccl-tests), else None.
@@ -152,15 +198,25 @@ class NcclTestsRun:
         Root per row (−1: none), None if the layout has no ``root`` column.
     out_of_place, in_place : NcclTestsMeasurement
         The two measurement groups.
-    out_of_bounds : int
-        The count on the ``# Out of bounds values`` line [-].
-    average_bus_bandwidth_bytes_per_s : float
-        The ``# Avg bus bandwidth`` line: busbw averaged over every row [B/s].
+    out_of_bounds : int or None
+        The count on the ``# Out of bounds values`` line [-]; None if the log
+        ends before it.
+    average_bus_bandwidth_bytes_per_s : float or None
+        The ``# Avg bus bandwidth`` line: busbw averaged over every row the
+        run printed, elided ones included [B/s]; None if the log ends before it.
     bandwidth_convention : str
         ``"current"``: algbw = S/t and busbw = algbw × f(n), as nccl-tests has
         printed since 2019. ``"legacy"``: early nccl-tests printed, for
         all-gather and reduce-scatter, algbw = busbw = S (n−1)/n / t; busbw
         means the same in both.
+    rank_count_source : str
+        Where ``n_ranks`` comes from, a key of :data:`RANK_COUNT_SOURCES`.
+    listed_ranks : tuple of int
+        The ranks whose lines the log prints.
+    elisions : tuple of str
+        What the log leaves out, each naming its line: elided rank lines or
+        rows, truncated smaller sizes, a dropped partial last row, missing
+        closing lines. Empty for a log printed whole.
     row_lines : tuple of int
         Line number (1-based) of each row in the text.
     skipped_lines : tuple of int
@@ -173,8 +229,8 @@ class NcclTestsRun:
     layout: str
     check_column: str
     parameters: MappingProxyType
-    step_kind: str
-    n_ranks: int
+    step_kind: str | None
+    n_ranks: int | None
     hosts: tuple
     devices: tuple
     nccl_version: str | None
@@ -185,20 +241,38 @@ class NcclTestsRun:
     root: np.ndarray | None
     out_of_place: NcclTestsMeasurement
     in_place: NcclTestsMeasurement
-    out_of_bounds: int
-    average_bus_bandwidth_bytes_per_s: float
+    out_of_bounds: int | None
+    average_bus_bandwidth_bytes_per_s: float | None
     bandwidth_convention: str
     row_lines: tuple = field(repr=False)
     skipped_lines: tuple = field(default=(), repr=False)
+    rank_count_source: str = "rank lines"
+    listed_ranks: tuple = field(default=(), repr=False)
+    elisions: tuple = ()
+
+    @property
+    def rank_lines_complete(self) -> bool:
+        """True if the log prints the line of every rank (so hosts and nodes are known)."""
+        return self.n_ranks is not None and self.listed_ranks == tuple(range(self.n_ranks))
+
+    def _require_rank_lines(self, what):
+        if not self.rank_lines_complete:
+            listed = len(self.listed_ranks)
+            ranks = f"{self.n_ranks} ranks" if self.n_ranks else "its ranks"
+            raise ValueError(f"{what} is not known: the log lists {listed} of {ranks} (rank lines elided "
+                             "or left out); give the machine instead (nodes=..., gpus_per_node=...)")
 
     @property
     def n_nodes(self) -> int:
-        """Distinct hosts among the ranks [-]."""
+        """Distinct hosts among the ranks [-]; a ValueError if the log does not list every rank."""
+        self._require_rank_lines("the number of nodes")
         return len(set(self.hosts))
 
     @property
     def ranks_per_node(self) -> int:
-        """Ranks on each host [-]; a ValueError if hosts hold different numbers of ranks."""
+        """Ranks on each host [-]; a ValueError if hosts hold different numbers of ranks or the
+        log does not list every rank."""
+        self._require_rank_lines("the number of ranks per node")
         counts = {host: self.hosts.count(host) for host in self.hosts}
         if len(set(counts.values())) != 1:
             raise ValueError(f"hosts hold different numbers of ranks: {counts}; a number of ranks per node "
@@ -212,37 +286,64 @@ class NcclTestsRun:
                              "'out_of_place', 'in_place'")
         return getattr(self, placement)
 
+    def sweep(self, placement="out_of_place"):
+        """The sizes above 0 B and their measured times, after checking both arrays.
+
+        A parsed run is sound; one whose arrays were built or edited by hand may not be, and
+        what uses it must say so rather than return NaN or fail deep inside numpy.
+
+        Parameters
+        ----------
+        placement : str
+            ``"out_of_place"`` or ``"in_place"``.
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray)
+            Sizes [B] and times [s], as floats, rows of 0 B left out.
+        """
+        measurement = self.measurement(placement)
+        size, time = np.asarray(self.size_bytes), np.asarray(measurement.time_s)
+        for name, array in (("run.size_bytes", size), (f"run.{placement}.time_s", time)):
+            if array.ndim != 1 or array.dtype.kind not in "iuf":
+                raise TypeError(f"{name} must be a one-dimensional array of numbers, got {array.dtype} "
+                                f"of shape {array.shape}")
+        if size.shape != time.shape:
+            raise ValueError(f"run.size_bytes has {size.size} rows but run.{placement}.time_s has {time.size}: "
+                             "they must have one entry per row")
+        check_number("run.size_bytes", size, unit="B", minimum=0, maximum=1e30)
+        # Sizes grow row by row; only the 0 B rows of a small count split over many ranks repeat.
+        step = np.flatnonzero((np.diff(size) < 0) | ((np.diff(size) == 0) & (size[1:] > 0)))
+        if step.size:
+            i = int(step[0])
+            raise ValueError(f"run.size_bytes must grow row by row, as nccl-tests prints a sweep: row {i + 2} "
+                             f"({size[i + 1]:g} B) follows {size[i]:g} B")
+        keep = size > 0
+        size, time = size[keep].astype(float), time[keep].astype(float)
+        check_number(f"run.{placement}.time_s", time, unit="s", minimum=1e-12, maximum=1e6)
+        return size, time
+
     def describe(self) -> str:
-        """One line: collective, ranks, nodes, device, NCCL version."""
-        device = self.devices[0] if len(set(self.devices)) == 1 else "mixed devices"
+        """One line: collective, ranks, nodes, device, NCCL version, sizes, and what the log leaves out."""
+        if self.n_ranks is None:
+            ranks = "ranks not stated"
+        else:
+            ranks = f"{self.n_ranks} ranks"
+            if self.rank_count_source != "rank lines":
+                ranks += f" (from the {self.rank_count_source})"
+        if self.rank_lines_complete:
+            ranks += f" on {self.n_nodes} node{'s' if self.n_nodes > 1 else ''}"
+        if not self.devices:
+            device = "devices not listed"
+        else:
+            device = self.devices[0] if len(set(self.devices)) == 1 else "mixed devices"
         version = f", NCCL {self.nccl_version}" if self.nccl_version else ""
-        nodes = f"{self.n_nodes} node{'s' if self.n_nodes > 1 else ''}"
-        return (f"{self.program}: {self.n_ranks} ranks on {nodes}, {device}{version}; "
-                f"{len(self.size_bytes)} sizes from {u.format_bytes(float(self.size_bytes.min()))} "
-                f"to {u.format_bytes(float(self.size_bytes.max()))}")
-
-
-class _Lines:
-    """The text's lines with their 1-based numbers, and a cursor."""
-
-    def __init__(self, text):
-        self.lines = text.splitlines()
-        self.index = 0
-
-    def __bool__(self):
-        return self.index < len(self.lines)
-
-    @property
-    def number(self):
-        return self.index + 1
-
-    def peek(self):
-        return self.lines[self.index]
-
-    def take(self):
-        line = self.lines[self.index]
-        self.index += 1
-        return line
+        count = len(self.size_bytes)
+        sizes = (f"{count} sizes from {u.format_bytes(float(self.size_bytes.min()))} "
+                 f"to {u.format_bytes(float(self.size_bytes.max()))}" if count > 1 else
+                 f"1 size, {u.format_bytes(float(self.size_bytes[0]))}")
+        elided = f" ({len(self.elisions)} elision{'s' if len(self.elisions) > 1 else ''})" if self.elisions else ""
+        return f"{self.program}: {ranks}, {device}{version}; {sizes}{elided}"
 
 
 def _fail(number, expected, found):
@@ -262,6 +363,10 @@ def _normalize_collective(collective):
         return NCCL_TESTS_PROGRAMS[stem]
     valid = ", ".join(repr(c) for c in (*COLLECTIVES, *NCCL_TESTS_PROGRAMS))
     raise ValueError(f"unknown collective {collective!r}; valid collectives are: {valid}")
+
+
+def _is_columns(line):
+    return line.lstrip("#").split()[:2] == ["size", "count"]
 
 
 def _columns(number, line):
@@ -341,53 +446,354 @@ def _row(number, line, lead, check):
     return row
 
 
+def _partial_row(line, lead, check, previous_size):
+    """True if ``line`` is the beginning of a row: fewer columns than a row, each a valid start."""
+    tokens = line.split()
+    names = (*lead, *_GROUP, check, *_GROUP, check)
+    if not 0 < len(tokens) < len(names):
+        return False
+    for name, token in zip(names, tokens):
+        if name == "type":
+            valid = token in _TYPES
+        elif name == "redop":
+            valid = token in _REDOPS
+        elif name in ("size", "count"):
+            valid = token.isdigit()
+        else:
+            valid = token == "N/A" or re.fullmatch(r"-?\d+(\.\d*)?(e[-+]?\d+)?", token) is not None
+        if not valid:
+            return False
+    return int(tokens[0]) >= previous_size
+
+
+def _checked_groups(rows):
+    """(line number, row, group name, group) of every measurement with a time > 0."""
+    for number, row in rows:
+        for group, name in zip(row["groups"], ("out-of-place", "in-place")):
+            if group[0] > 0:
+                yield number, row, name, group
+
+
+def _busbw_needs_ranks(rows, collective):
+    """True if some printed busbw can only be checked with the number of ranks."""
+    return collective not in _FACTOR_ONE and any(group[1] / u.GB_per_s >= 1.0
+                                                 for _, _, _, group in _checked_groups(rows))
+
+
 def _bandwidth_mismatch(rows, collective, n_ranks, convention):
     """The first printed bandwidth that the convention does not explain, as a message, or None.
 
     ``current``: algbw = S / t and busbw = algbw x f(n) (nccl-tests since 2019).
     ``legacy``: early nccl-tests printed, for all-gather and reduce-scatter,
-    algbw = busbw = S (n-1)/n / t.
+    algbw = busbw = S (n-1)/n / t. With ``n_ranks=None`` only algbw is checked
+    (the caller has made sure no busbw needs the factor).
     """
-    factors = [bus_bandwidth_factor(collective, n_ranks)]
-    if collective == "all_reduce":
-        factors.append(bus_bandwidth_factor(collective, n_ranks, in_network=True))
-    for number, row in rows:
-        for group, name in zip(row["groups"], ("out-of-place", "in-place")):
-            time_s, algbw, busbw, _, _, time_token, algbw_token, busbw_token = group
-            if time_s <= 0:
-                continue
-            time_us = time_s / u.us
-            plain = row["size"] / (time_us * 1e3)        # S / t in GB/s
-            algbw_gb, busbw_gb = algbw / u.GB_per_s, busbw / u.GB_per_s
-            expected = plain if convention == "current" else factors[0] * plain
-            tolerance = (expected * _decimals_half_unit(time_token) / time_us
-                         + _decimals_half_unit(algbw_token) + 1e-9) * 1.5
-            if abs(algbw_gb - expected) > tolerance:
-                return (f"nccl-tests output, line {number}: {name} algbw {algbw_token} GB/s does not equal "
-                        f"size / time = {row['size']} B / {time_token} us = {plain:.4g} GB/s; the row is "
-                        "garbled or its columns are shifted")
-            if algbw_gb < 1.0:
-                continue
-            bus = factors if convention == "current" else [1.0]
-            if not any(abs(busbw_gb - f * algbw_gb) <= 0.0051 * (1 + f) + 1e-9 for f in bus):
-                return (f"nccl-tests output, line {number}: {name} busbw {busbw_token} GB/s is not "
-                        f"algbw {algbw_token} GB/s x {factors[0]:.4g}, the bus factor of {collective!r} on "
-                        f"{n_ranks} ranks; is the collective right (pass collective=...) and is the "
-                        "'Using devices' list complete?")
+    factors = []
+    if n_ranks is not None:
+        factors.append(bus_bandwidth_factor(collective, n_ranks))
+        if collective == "all_reduce":
+            factors.append(bus_bandwidth_factor(collective, n_ranks, in_network=True))
+    elif collective in _FACTOR_ONE:
+        factors.append(1.0)
+    for number, row, name, group in _checked_groups(rows):
+        time_s, algbw, busbw, _, _, time_token, algbw_token, busbw_token = group
+        time_us = time_s / u.us
+        plain = row["size"] / (time_us * 1e3)        # S / t in GB/s
+        algbw_gb, busbw_gb = algbw / u.GB_per_s, busbw / u.GB_per_s
+        expected = plain if convention == "current" else factors[0] * plain
+        tolerance = (expected * _decimals_half_unit(time_token) / time_us
+                     + _decimals_half_unit(algbw_token) + 1e-9) * 1.5
+        if abs(algbw_gb - expected) > tolerance:
+            return (f"nccl-tests output, line {number}: {name} algbw {algbw_token} GB/s does not equal "
+                    f"size / time = {row['size']} B / {time_token} us = {plain:.4g} GB/s; the row is "
+                    "garbled or its columns are shifted")
+        if algbw_gb < 1.0 or not factors:
+            continue
+        bus = factors if convention == "current" else [1.0]
+        if not any(abs(busbw_gb - f * algbw_gb) <= 0.0051 * (1 + f) + 1e-9 for f in bus):
+            return (f"nccl-tests output, line {number}: {name} busbw {busbw_token} GB/s is not "
+                    f"algbw {algbw_token} GB/s x {factors[0]:.4g}, the bus factor of {collective!r} on "
+                    f"{n_ranks} ranks; is the collective right (pass collective=...) and is the "
+                    "number of ranks right?")
     return None
 
 
 def _bandwidth_convention(rows, collective, n_ranks):
+    """The convention that explains every printed bandwidth, or the first mismatch as a message."""
     problem = _bandwidth_mismatch(rows, collective, n_ranks, "current")
     if problem is None:
-        return "current"
-    if collective in ("all_gather", "reduce_scatter") and \
+        return "current", None
+    if collective in ("all_gather", "reduce_scatter") and n_ranks is not None and \
             _bandwidth_mismatch(rows, collective, n_ranks, "legacy") is None:
-        return "legacy"
-    raise ValueError(problem)
+        return "legacy", None
+    return None, problem
 
 
-def parse_nccl_tests(text, *, collective=None):
+def _ranks_hint(rows, collective):
+    """What the printed busbw / algbw of the fastest row says about the number of ranks, as words."""
+    best = max(((group[1], group[2], number) for number, _, _, group in _checked_groups(rows)), default=None)
+    if best is None or best[0] < 1.0 * u.GB_per_s or collective in _FACTOR_ONE:
+        return ""
+    ratio = best[1] / best[0]
+    room = 2.0 if collective == "all_reduce" else 1.0
+    if not 0 < ratio < room:
+        return f"; line {best[2]} prints busbw / algbw = {ratio:.4g}"
+    return (f"; line {best[2]} prints busbw / algbw = {ratio:.4g}, which is what about "
+            f"{room / (room - ratio):.0f} ranks give")
+
+
+class _Lines:
+    """The text's lines with their 1-based numbers, launcher tags removed, and a cursor."""
+
+    def __init__(self, text):
+        lines = text.splitlines()
+        while lines and not lines[-1].strip():
+            lines.pop()
+        self.lines = [_LAUNCHER_TAG.sub("", _LAUNCHER_PREFIX.sub("", line, count=1)).strip() for line in lines]
+        self.raw = lines
+        self.index = 0
+
+    def __bool__(self):
+        return self.index < len(self.lines)
+
+    @property
+    def number(self):
+        return self.index + 1
+
+    @property
+    def last(self):
+        return self.index == len(self.lines)
+
+    def peek(self):
+        return self.lines[self.index]
+
+    def take(self):
+        line = self.lines[self.index]
+        self.index += 1
+        return line
+
+
+@dataclass
+class _Preamble:
+    """What the lines above the table said."""
+
+    parameters: dict = field(default_factory=dict)
+    step_kind: str | None = None
+    named: str | None = None
+    nccl_version: str | None = None
+    header_line: int | None = None
+    ranks: list = field(default_factory=list)        # (line number, rank, host, device name)
+    rank_elisions: list = field(default_factory=list)  # line numbers of '...' in or after the rank list
+    tail_elided: bool = False
+    skipped: list = field(default_factory=list)
+    elisions: list = field(default_factory=list)
+
+
+def _read_rank(preamble, number, line, match):
+    rank = int(match.group("rank"))
+    pending = preamble.tail_elided
+    if preamble.ranks:
+        expected = preamble.ranks[-1][1] + 1
+        if rank != expected and not (pending and rank > expected):
+            _fail(number, f"the line of rank {expected} (ranks are listed in order; mark lines left out "
+                  "with '...')", line)
+    elif rank != 0 and not pending and preamble.header_line is not None:
+        _fail(number, "the line of rank 0 (ranks are listed in order; mark lines left out with '...')", line)
+    elif rank != 0 and not pending:
+        preamble.elisions.append(f"line {number}: the excerpt starts at rank {rank}; ranks 0 to {rank - 1} "
+                                 "are not shown")
+    preamble.tail_elided = False
+    preamble.ranks.append((number, rank, match.group("host"), match.group("name")))
+
+
+def _read_preamble(lines):
+    """Read up to and including the table's column names; (preamble, lead, check, layout, line number)."""
+    p = _Preamble()
+    while True:
+        if not lines:
+            where = f"at line {lines.number - 1}" if lines.lines else "before its first line"
+            raise ValueError(f"nccl-tests output ends {where}, before the table: expected the column names "
+                             "'#  size  count  type ...' and the rows")
+        number, line = lines.number, lines.take()
+        if _NCCL_LOG.match(line):
+            p.skipped.append(number)
+            continue
+        if _is_columns(line):
+            lead, check, layout = _columns(number, line)
+            return p, lead, check, layout, number
+        if not line or line == "#" or _USING_DEVICES.match(line):
+            continue
+        if _ELISION.match(line):
+            p.tail_elided = True
+            p.rank_elisions.append(number)
+            p.elisions.append(f"line {number}: rank lines left out ('{line}')")
+            continue
+        if _TRUNCATED.match(line):
+            p.elisions.append(f"line {number}: smaller sizes left out ('{line}')")
+            continue
+        match = _RANK.match(line)
+        if match:
+            _read_rank(p, number, line, match)
+            continue
+        header = _HEADER.match(line)
+        if header:
+            if p.header_line is not None or p.ranks:
+                _fail(number, "one header line per run, above the rank list (one run per text)", line)
+            p.header_line = number
+            p.step_kind = header.group("step_kind")
+            p.parameters = {key: int(header.group(key))
+                            for key in ("nThread", "nGpus", "minBytes", "maxBytes", "step")}
+            p.parameters.update({key.strip(): int(value) for key, value in _HEADER_PAIR.findall(header.group("rest"))})
+            continue
+        version = _TESTS_VERSION.match(line)
+        if version:
+            if version.group(3):
+                code = int(version.group(3))
+                p.nccl_version = f"{code // 10000}.{code // 100 % 100}.{code % 100}"
+            continue
+        starting = _STARTING.match(line)
+        if starting and starting.group(1) == "starting":
+            p.named = starting.group(2)
+            continue
+        version = _NCCL_VERSION.match(line)
+        if version:
+            p.nccl_version = version.group(1)
+            continue
+        reducing = _REDUCING.match(line)
+        if reducing:
+            p.parameters["maxBytes"] = int(reducing.group(1))
+            continue
+        if line.lstrip("#").split() == ["out-of-place", "in-place"]:
+            continue
+        if p.header_line is None and not p.ranks:
+            _fail(number, "the nccl-tests header '# nThread N nGpus N minBytes ...' or the table's column "
+                  "names (remove lines that other programs printed, such as the shell prompt or mpirun's "
+                  "warnings)", lines.raw[number - 1])
+        _fail(number, "'# Using devices', a '#  Rank N ... device N [bus] name' line, '...' for lines left out "
+              "or the 'out-of-place  in-place' line above the table", lines.raw[number - 1])
+
+
+def _read_table(lines, lead, check, columns_line):
+    """Read the units line, the rows and the closing lines; (rows, closing, elisions, skipped, named)."""
+    if not lines:
+        raise ValueError(f"nccl-tests output ends at line {columns_line}: expected the units line '#  (B) ...'")
+    number, line = lines.number, lines.take()
+    if not ("(B)" in line and "(us)" in line and "(GB/s)" in line):
+        _fail(number, "the units line '#        (B)    (elements) ... (us)  (GB/s)  (GB/s)'", lines.raw[number - 1])
+    rows, elisions, skipped = [], [], []
+    closing = {"out_of_bounds": None, "average": None}
+    while True:
+        if not lines:
+            if not rows:
+                raise ValueError(f"nccl-tests output ends at line {number}: expected at least one table row")
+            elisions.append(f"line {number}: the log ends here, without the closing '# Out of bounds values' "
+                            "and '# Avg bus bandwidth' lines")
+            return rows, closing, elisions, skipped, None
+        number, line = lines.number, lines.take()
+        if _NCCL_LOG.match(line):
+            skipped.append(number)
+            continue
+        if _ASTERISKS.match(line):
+            continue
+        if _ELISION.match(line) or _TRUNCATED.match(line):
+            what = "rows left out" if rows and _ELISION.match(line) else "smaller sizes left out"
+            elisions.append(f"line {number}: {what} ('{line}')")
+            continue
+        if _OUT_OF_BOUNDS.match(line) or _AVERAGE.match(line):
+            break
+        if line.startswith("#") or not line:
+            _fail(number, "a table row or the closing '# Out of bounds values' line", lines.raw[number - 1])
+        if lines.last and rows and _partial_row(line, lead, check, rows[-1][1]["size"]):
+            elisions.append(f"line {number}: the last row is cut short and was dropped ({line.split()[0]} B)")
+            return rows, closing, elisions, skipped, None
+        row = _row(number, line, lead, check)
+        if rows and row["size"] < rows[-1][1]["size"]:
+            _fail(number, f"a size >= {rows[-1][1]['size']} B (nccl-tests prints sizes in increasing "
+                  "order; are rows reordered or mixed from two runs?)", lines.raw[number - 1])
+        rows.append((number, row))
+    if not rows:
+        _fail(number, "at least one table row below the units line", lines.raw[number - 1])
+    bounds = _OUT_OF_BOUNDS.match(line)
+    if bounds:
+        closing["out_of_bounds"] = int(bounds.group(1))
+        if not lines:
+            elisions.append(f"line {number}: the log ends here, without the '# Avg bus bandwidth' line")
+            return rows, closing, elisions, skipped, None
+        number, line = lines.number, lines.take()
+        if not _AVERAGE.match(line):
+            _fail(number, "'# Avg bus bandwidth    : X'", lines.raw[number - 1])
+    else:
+        elisions.append(f"line {number}: no '# Out of bounds values' line above it")
+    average = _AVERAGE.match(line)
+    closing["average"] = _number(number, average.group(1), "Avg bus bandwidth", minimum=0)
+    named = None
+    while lines:
+        number, line = lines.number, lines.take()
+        if _NCCL_LOG.match(line):
+            skipped.append(number)
+            continue
+        concluded = _STARTING.match(line)
+        if concluded and concluded.group(1) == "concluded":
+            named = (number, concluded.group(2), lines.raw[number - 1])
+        elif line not in ("", "#"):
+            _fail(number, "nothing after the '# Avg bus bandwidth' line but '#', blank lines or "
+                  "'# Collective test concluded: ...' (one run per text)", lines.raw[number - 1])
+    return rows, closing, elisions, skipped, named
+
+
+def _rank_count(preamble, rows, collective, n_ranks, first_row):
+    """(n_ranks or None, source, bandwidth convention): see :data:`RANK_COUNT_SOURCES`."""
+    listed = [rank for _, rank, _, _ in preamble.ranks]
+    complete = bool(listed) and listed == list(range(len(listed))) and not preamble.rank_elisions
+    excerpt = bool(listed) and listed[0] != 0 and preamble.header_line is None
+    if complete or excerpt:
+        first, last = preamble.ranks[0][0], preamble.ranks[-1][0]
+    if n_ranks is not None:
+        if complete and n_ranks != len(listed):
+            raise ValueError(f"n_ranks = {n_ranks} disagrees with the log, which lists every rank, "
+                             f"{len(listed)} of them (lines {first}-{last})")
+        if listed and n_ranks <= listed[-1]:
+            raise ValueError(f"n_ranks = {n_ranks} disagrees with the log, which lists rank {listed[-1]} "
+                             f"(line {preamble.ranks[-1][0]})")
+        candidates = [(n_ranks, "rank lines" if complete else "caller")]
+    elif complete:
+        candidates = [(len(listed), "rank lines")]
+    elif listed and not preamble.tail_elided and (preamble.rank_elisions or excerpt):
+        candidates = [(listed[-1] + 1, "last rank line")]
+    elif not listed and preamble.header_line is not None and _busbw_needs_ranks(rows, collective):
+        # Only busbw can confirm that one process drove every GPU: otherwise the count is not stated.
+        candidates = [(preamble.parameters["nThread"] * preamble.parameters["nGpus"], "header")]
+    else:
+        candidates = []
+    for count, source in candidates:
+        convention, problem = _bandwidth_convention(rows, collective, count)
+        if problem is None:
+            return count, source, convention
+        if source != "header":
+            raise ValueError(problem + f" (n = {count} from the {source})")
+    hint = _ranks_hint(rows, collective)
+    if not _busbw_needs_ranks(rows, collective):
+        convention, problem = _bandwidth_convention(rows, collective, None)
+        if problem:
+            raise ValueError(problem)
+        return None, "unknown", convention
+    if candidates:      # the header's count, contradicted by busbw
+        count = candidates[0][0]
+        why = (f"line {preamble.header_line}: the log lists no ranks, and the header's nThread x nGpus = {count} "
+               "counts the GPUs of one process, which the printed busbw contradicts (the run had several "
+               "processes)")
+    elif preamble.tail_elided and preamble.rank_elisions:
+        why = (f"line {preamble.rank_elisions[-1]}: the rank list is elided ('...') and does not end with "
+               "its last rank")
+    elif listed:
+        why = f"line {preamble.ranks[0][0]}: the rank list does not start at rank 0"
+    else:
+        why = f"line {first_row}: the log lists no ranks and prints no header"
+    raise ValueError(f"nccl-tests output, {why}; the number of ranks is needed to check busbw{hint}: "
+                     "pass n_ranks=... (the ranks in the run)")
+
+
+def parse_nccl_tests(text, *, collective=None, n_ranks=None):
     """Parse the output of one nccl-tests run.
 
     Parameters
@@ -395,13 +801,18 @@ def parse_nccl_tests(text, *, collective=None):
     text : str
         What the program printed, from its first line (``# nThread ...``,
         or ``# nccl-tests version ...`` in newer versions) to the
-        ``# Avg bus bandwidth`` line and the closing ``#`` lines. Lines that
-        NCCL itself logs (``host:pid:tid [dev] NCCL INFO ...``) may be mixed
-        in; they are skipped and listed in ``skipped_lines``.
+        ``# Avg bus bandwidth`` line and the closing ``#`` lines; or a published
+        excerpt of it (see the module docstring for what may be left out).
+        Lines that NCCL itself logs (``host:pid:tid [dev] NCCL INFO ...``) may
+        be mixed in; they are skipped and listed in ``skipped_lines``.
     collective : str, optional
         The collective (``"all_reduce"``...) or program (``"all_reduce_perf"``).
         Required unless the output names it (``# Collective test starting:``,
         printed by nccl-tests since 2.13); if both are given they must agree.
+    n_ranks : int, optional
+        Ranks in the run, >= 1: needed when the log does not list every rank
+        (and its header does not count them); must agree with the log where it
+        does.
 
     Returns
     -------
@@ -412,8 +823,10 @@ def parse_nccl_tests(text, *, collective=None):
     TypeError
         If ``text`` is not a string.
     ValueError
-        For empty, truncated, reordered, garbled or inconsistent output; the
-        message names the line number, what was expected and what was found.
+        For empty, reordered, garbled or inconsistent output, or output that
+        ends before its first row; for a rank count that nothing states when
+        the printed busbw needs it. The message names the line number, what
+        was expected and what was found.
 
     Examples
     --------
@@ -431,133 +844,37 @@ def parse_nccl_tests(text, *, collective=None):
     ... # Avg bus bandwidth    : 52.43
     ... #'''
     >>> run = parse_nccl_tests(text, collective="all_reduce")
-    >>> run.n_ranks, run.layout, float(run.out_of_place.bus_bandwidth_bytes_per_s[0]) / 1e9
-    (2, 'redop', 52.43)
+    >>> run.n_ranks, run.rank_count_source, run.layout, float(run.out_of_place.bus_bandwidth_bytes_per_s[0]) / 1e9
+    (2, 'rank lines', 'redop', 52.43)
 
-    (The numbers in this example are made up to be short; the shipped logs in
-    :mod:`interconnect_lab.calibrate.logs` are real.)
+    A published excerpt that leaves out the rank lines and the smaller sizes
+    needs the number of ranks from the caller:
+
+    >>> excerpt = '''#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+    ... #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+    ... # <smaller message sizes truncated>
+    ...  8589934592   134217728     float    none      -1    44498  193.04  180.98      0    44500  193.03  180.97    N/A'''
+    >>> run = parse_nccl_tests(excerpt, collective="all_to_all", n_ranks=16)
+    >>> run.rank_count_source, run.elisions[0]
+    ('caller', "line 3: smaller sizes left out ('# <smaller message sizes truncated>')")
+
+    (The numbers of the first example are made up to be short; the shipped
+    logs in :mod:`interconnect_lab.calibrate.logs` are real.)
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be the program's output as a string, got {type(text).__name__}")
+    if n_ranks is not None:
+        n_ranks = check_integer("n_ranks", n_ranks, minimum=1, maximum=2 ** 24)
     if not text.strip():
         raise ValueError("nccl-tests output is empty: expected the header line '# nThread ...'")
     lines = _Lines(text)
-    named = None
-    nccl_version = None
-    skipped = []
-
-    def skip_blank():
-        while lines and not lines.peek().strip():
-            lines.take()
-
-    # Preamble of newer nccl-tests: version, then the test's name.
-    skip_blank()
-    while lines and not lines.peek().startswith("# nThread"):
-        number, line = lines.number, lines.take()
-        version = _TESTS_VERSION.match(line)
-        starting = _STARTING.match(line)
-        if version and version.group(3):
-            code = int(version.group(3))
-            nccl_version = f"{code // 10000}.{code // 100 % 100}.{code % 100}"
-        elif starting and starting.group(1) == "starting":
-            named = starting.group(2)
-        elif not (version or not line.strip()):
-            _fail(number, "the nccl-tests header '# nThread N nGpus N minBytes ...' (remove lines that "
-                  "other programs printed, such as the shell prompt or mpirun's warnings)", line)
-    if not lines:
-        raise ValueError("nccl-tests output ends before the header line '# nThread ...'")
-    number, line = lines.number, lines.take()
-    header = _HEADER.match(line)
-    if not header:
-        _fail(number, "the header '# nThread N nGpus N minBytes N maxBytes N step: N(factor|bytes) ...'", line)
-    parameters = {key: int(header.group(key)) for key in ("nThread", "nGpus", "minBytes", "maxBytes", "step")}
-    parameters.update({key.strip(): int(value) for key, value in _HEADER_PAIR.findall(header.group("rest"))})
-
-    # '#', '# Using devices', one line per rank, optional 'NCCL version', '#'.
-    hosts, devices = [], []
-    while True:
-        if not lines:
-            raise ValueError(f"nccl-tests output ends at line {lines.number - 1}, inside the header: "
-                             "expected the rank list and the table's column names")
-        number, line = lines.number, lines.take()
-        stripped = line.strip()
-        if _NCCL_LOG.match(line):
-            skipped.append(number)
-            continue
-        version = _NCCL_VERSION.match(stripped)
-        if version:
-            nccl_version = version.group(1)
-            continue
-        rank = _RANK.match(line)
-        if rank:
-            if int(rank.group("rank")) != len(hosts):
-                _fail(number, f"the line of rank {len(hosts)} (ranks are listed in order)", line)
-            hosts.append(rank.group("host"))
-            devices.append(rank.group("name"))
-            continue
-        if stripped in ("#", "# Using devices"):
-            continue
-        if "out-of-place" in line and "in-place" in line:
-            break
-        _fail(number, "'# Using devices', a '#  Rank N ... device N [bus] name' line or the "
-              "'out-of-place  in-place' line above the table", line)
-    if not hosts:
-        raise ValueError(f"nccl-tests output, line {number}: the table starts before any "
-                         "'#  Rank N ...' line; the rank list is needed to know the number of ranks")
-    if not lines:
-        raise ValueError(f"nccl-tests output ends at line {number}: expected the column names")
-    number, line = lines.number, lines.take()
-    lead, check, layout = _columns(number, line)
-    if not lines:
-        raise ValueError(f"nccl-tests output ends at line {number}: expected the units line '#  (B) ...'")
-    number, line = lines.number, lines.take()
-    if not (line.startswith("#") and "(B)" in line and "(us)" in line and "(GB/s)" in line):
-        _fail(number, "the units line '#        (B)    (elements) ... (us)  (GB/s)  (GB/s)'", line)
-
-    rows = []
-    while True:
-        if not lines:
-            last = rows[-1][0] if rows else number
-            raise ValueError(f"nccl-tests output is truncated after line {last}: expected more rows or the "
-                             "closing '# Out of bounds values' and '# Avg bus bandwidth' lines")
-        number, line = lines.number, lines.take()
-        if _NCCL_LOG.match(line):
-            skipped.append(number)
-            continue
-        if line.startswith("#"):
-            if line.strip() == _ASTERISKS:
-                continue
-            break
-        if not line.strip():
-            _fail(number, "a table row or the '# Out of bounds values' line", line)
-        row = _row(number, line, lead, check)
-        if rows and row["size"] < rows[-1][1]["size"]:
-            _fail(number, f"a size >= {rows[-1][1]['size']} B (nccl-tests prints sizes in increasing "
-                  "order; are rows reordered or mixed from two runs?)", line)
-        rows.append((number, row))
-    if not rows:
-        _fail(number, "at least one table row below the units line", line)
-    bounds = _OUT_OF_BOUNDS.match(line)
-    if not bounds:
-        _fail(number, "'# Out of bounds values : N OK|FAILED' after the last row", line)
-    if not lines:
-        raise ValueError(f"nccl-tests output is truncated after line {number}: expected "
-                         "'# Avg bus bandwidth    : X'")
-    number, line = lines.number, lines.take()
-    average = _AVERAGE.match(line)
-    if not average:
-        _fail(number, "'# Avg bus bandwidth    : X'", line)
-    average_gb = _number(number, average.group(1), "Avg bus bandwidth", minimum=0)
-    while lines:
-        number, line = lines.number, lines.take()
-        concluded = _STARTING.match(line)
-        if concluded and concluded.group(1) == "concluded":
-            if named is not None and concluded.group(2) != named:
-                _fail(number, f"'# Collective test concluded: {named}'", line)
-            named = concluded.group(2)
-        elif line.strip() not in ("", "#"):
-            _fail(number, "nothing after the '# Avg bus bandwidth' line but '#', blank lines or "
-                  "'# Collective test concluded: ...' (one run per text)", line)
+    preamble, lead, check, layout, columns_line = _read_preamble(lines)
+    rows, closing, table_elisions, skipped, concluded = _read_table(lines, lead, check, columns_line)
+    named = preamble.named
+    if concluded is not None:
+        if named is not None and concluded[1] != named:
+            _fail(concluded[0], f"'# Collective test concluded: {named}', the test the run started", concluded[2])
+        named = concluded[1]
 
     given = _normalize_collective(collective)
     from_output = _normalize_collective(named)
@@ -575,8 +892,7 @@ def parse_nccl_tests(text, *, collective=None):
     if chosen not in _REDUCTIONS and chosen != "send_recv" and any(r != "none" for r in redops):
         raise ValueError(f"rows with a reduction ({redops[0]!r}) cannot be a {chosen!r} run; "
                          "is the collective right?")
-    n_ranks = len(hosts)
-    convention = _bandwidth_convention(rows, chosen, n_ranks)
+    count, source, convention = _rank_count(preamble, rows, chosen, n_ranks, rows[0][0])
 
     def measurement(index):
         columns = list(zip(*(row["groups"][index][:5] for _, row in rows)))
@@ -586,18 +902,22 @@ def parse_nccl_tests(text, *, collective=None):
             checked=np.array(columns[4], dtype=bool))
 
     has_root = "root" in lead
+    average = closing["average"]
     return NcclTestsRun(
         collective=chosen, program=program, layout=layout, check_column=check,
-        parameters=MappingProxyType(parameters), step_kind=header.group("step_kind"),
-        n_ranks=n_ranks, hosts=tuple(hosts), devices=tuple(devices), nccl_version=nccl_version,
+        parameters=MappingProxyType(preamble.parameters), step_kind=preamble.step_kind,
+        n_ranks=count, hosts=tuple(host for _, _, host, _ in preamble.ranks),
+        devices=tuple(name for _, _, _, name in preamble.ranks), nccl_version=preamble.nccl_version,
         size_bytes=np.array([row["size"] for _, row in rows], dtype=np.int64),
         count=np.array([row["count"] for _, row in rows], dtype=np.int64),
         data_type=tuple(row["type"] for _, row in rows),
         redop=tuple(redops) if "redop" in lead else None,
         root=np.array([row["root"] for _, row in rows], dtype=np.int64) if has_root else None,
         out_of_place=measurement(0), in_place=measurement(1),
-        out_of_bounds=int(bounds.group(1)),
-        average_bus_bandwidth_bytes_per_s=average_gb * u.GB_per_s,
+        out_of_bounds=closing["out_of_bounds"],
+        average_bus_bandwidth_bytes_per_s=None if average is None else average * u.GB_per_s,
         bandwidth_convention=convention,
-        row_lines=tuple(number for number, _ in rows), skipped_lines=tuple(skipped),
+        row_lines=tuple(number for number, _ in rows), skipped_lines=tuple(preamble.skipped + skipped),
+        rank_count_source=source, listed_ranks=tuple(rank for _, rank, _, _ in preamble.ranks),
+        elisions=tuple(preamble.elisions + table_elisions),
     )

@@ -1,21 +1,25 @@
-"""One call from a log to a fit, a calibrated link and a comparison with the book's model."""
+"""One call from a log to a fit, a calibrated link and a comparison with the collective model."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
-from .fit import BusBandwidthComparison, CalibratedLink, CollectiveFit, compare_bus_bandwidth, fit_collective
-from .logs import SHIPPED_LOGS, shipped_log, shipped_text
+from .._deprecation import renamed_attribute
+from ..collectives.system import CollectiveSystem
+from .comparison import ModelComparison, compare_with_model
+from .fit import CalibratedLink, CollectiveFit, _compare_bus_bandwidth, fit_collective
+from .logs import SHIPPED_LOGS, shipped_log, shipped_system, shipped_text
 from .nccl_tests import NcclTestsRun, parse_nccl_tests
 
-__all__ = ["REFERENCES", "COLLECTIVES_FOR_TEXT", "Calibration", "calibrate_nccl_tests", "reference_parameters"]
+__all__ = ["COLLECTIVES_FOR_TEXT", "Calibration", "calibrate_nccl_tests"]
 
 #: Collectives nccl-tests measures, as the library names them (for text that does not say).
 COLLECTIVES_FOR_TEXT = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send_recv", "broadcast",
                         "reduce")
 
-#: Catalog predictions a sweep can be compared with: label -> ("link", name) or ("cluster", name).
-REFERENCES = {
+# The catalog predictions of the deprecated comparison: label -> ("link", name) or ("cluster", name).
+_REFERENCES = {
     "NVLink 2 (V100)": ("link", "NVLink 2"),
     "NVLink 3 (A100)": ("link", "NVLink 3"),
     "NVLink 4 (H100)": ("link", "NVLink 4"),
@@ -28,7 +32,7 @@ REFERENCES = {
 
 @dataclass(frozen=True)
 class Calibration:
-    """A sweep, its fit, the link it implies and its comparison with a catalog prediction.
+    """A sweep, its fit, the link it implies and its comparison with the collective model.
 
     Attributes
     ----------
@@ -36,23 +40,31 @@ class Calibration:
         The parsed sweep.
     fit : CollectiveFit
         Piecewise α-β lines.
-    link : CalibratedLink
-        What the models take in place of a catalog link.
-    comparison : BusBandwidthComparison
-        Measured against the catalog prediction.
+    link : CalibratedLink or None
+        What the models take in place of a catalog link; None where the sweep has plateau
+        sizes only, which determine no latency.
+    comparison : ModelComparison
+        Measured against the collective model for the machine (with the deprecated
+        ``reference=``, the former comparison with a catalog link's α-β prediction).
+    system : CollectiveSystem or None
+        The machine the model priced; None with the deprecated ``reference=``.
     reference : tuple
-        The prediction: ``("link", name)`` or ``("cluster", name)``.
+        The deprecated catalog prediction, ``("link", name)`` or ``("cluster", name)``;
+        empty when the comparison is with the collective model.
     """
 
     run: NcclTestsRun
     fit: CollectiveFit
-    link: CalibratedLink
-    comparison: BusBandwidthComparison
-    reference: tuple
+    link: CalibratedLink | None
+    comparison: ModelComparison
+    system: CollectiveSystem | None = None
+    reference: tuple = ()
 
 
-def reference_parameters(run, reference):
-    """The book's catalog prediction for ``run``: (label, keywords for ``compare_bus_bandwidth``).
+def _reference_parameters(run, reference):
+    """The former catalog prediction for ``run``: (label, keywords for the α-β comparison).
+
+    The former public ``reference_parameters``, deprecated (``_deprecation.REPLACED_NAMES``).
 
     Parameters
     ----------
@@ -71,7 +83,7 @@ def reference_parameters(run, reference):
     Examples
     --------
     >>> from interconnect_lab.calibrate import shipped_run
-    >>> label, kwargs = reference_parameters(shipped_run("v100_dgx2_all_reduce"), ("link", "NVLink 2"))
+    >>> label, kwargs = _reference_parameters(shipped_run("v100_dgx2_all_reduce"), ("link", "NVLink 2"))
     >>> label, kwargs["bandwidth_bytes_per_s"] / 1e9
     ('catalog: NVLink 2', 150.0)
     """
@@ -97,8 +109,10 @@ def reference_parameters(run, reference):
                    "network_efficiency": collectives.NETWORK_EFFICIENCY}
 
 
-def calibrate_nccl_tests(source, *, collective=None, reference=None, placement="out_of_place"):
-    """Parse, fit, calibrate and compare in one call.
+def calibrate_nccl_tests(source, *, collective=None, n_ranks=None, system=None, gpu=None, nodes=None,
+                         gpus_per_node=None, network=None, nics_per_node=None, sharp=False, cpu="intel",
+                         placement="out_of_place", reference=None):
+    """Parse, fit, calibrate and compare with the collective model in one call.
 
     Parameters
     ----------
@@ -109,11 +123,21 @@ def calibrate_nccl_tests(source, *, collective=None, reference=None, placement="
         For text that does not name its collective (see
         :func:`~interconnect_lab.calibrate.nccl_tests.parse_nccl_tests`); a shipped log's
         source names it.
-    reference : tuple, optional
-        The catalog prediction to compare with (see :func:`reference_parameters`,
-        :data:`REFERENCES`); a shipped log's own if omitted, required for text.
+    n_ranks : int, optional
+        Ranks in the run, for text that does not list them all (a shipped log's
+        source states them).
+    system : CollectiveSystem, optional
+        The machine the log ran on; a shipped log's own
+        (:func:`~interconnect_lab.calibrate.logs.shipped_system`) if omitted. Or give
+        it by catalog names:
+    gpu, nodes, gpus_per_node, network, nics_per_node, sharp, cpu
+        See :func:`~interconnect_lab.calibrate.comparison.run_system`; for text, ``gpu``
+        (or ``system``) is required.
     placement : str
         ``"out_of_place"`` or ``"in_place"``.
+    reference : tuple, optional
+        Deprecated: the former comparison with a catalog link's α-β prediction,
+        ``("link", name)`` or ``("cluster", name)``. Give the machine instead.
 
     Returns
     -------
@@ -122,28 +146,49 @@ def calibrate_nccl_tests(source, *, collective=None, reference=None, placement="
     Raises
     ------
     ValueError
-        From the parser (naming the line), or if no reference is given for text.
+        From the parser (naming the line), the fit or the comparison; or if the
+        machine of a text is not given.
 
     Examples
     --------
     >>> c = calibrate_nccl_tests("v100_dgx2_all_reduce")
     >>> round(c.link.bandwidth_bytes_per_s / 1e9), c.comparison.prediction_label
-    (124, 'catalog: NVLink 2')
+    (124, 'model: NVIDIA DGX-2')
+    >>> across = calibrate_nccl_tests("b300_2x8_roce_alltoall")
+    >>> across.fit.determines, across.link, across.comparison.algorithm
+    ('bandwidth', None, ('p2p',))
     """
     if not isinstance(source, str):
         raise TypeError(f"source must be a shipped log's name or nccl-tests output, got {type(source).__name__}")
+    names = {"gpu": gpu, "nodes": nodes, "gpus_per_node": gpus_per_node, "network": network,
+             "nics_per_node": nics_per_node}
     if source in SHIPPED_LOGS:
         entry = shipped_log(source)
         if entry.tool != "nccl-tests":
             raise ValueError(f"shipped log {source!r} is {entry.tool} output, not nccl-tests")
-        run = parse_nccl_tests(shipped_text(source), collective=collective or entry.program)
-        reference = reference or entry.reference
+        run = parse_nccl_tests(shipped_text(source), collective=collective or entry.program,
+                               n_ranks=entry.n_ranks if n_ranks is None else n_ranks)
+        if system is None and gpu is None and reference is None:
+            system = shipped_system(source)
     else:
-        run = parse_nccl_tests(source, collective=collective)
-    if not reference:
-        raise ValueError("choose the catalog prediction to compare with: reference=('link', 'NVLink 4') "
-                         "or ('cluster', 'HGX H100'); see calibrate.REFERENCES")
+        run = parse_nccl_tests(source, collective=collective, n_ranks=n_ranks)
     fit = fit_collective(run, placement=placement)
-    label, kwargs = reference_parameters(run, reference)
-    comparison = compare_bus_bandwidth(run, fit=fit, placement=placement, prediction_label=label, **kwargs)
-    return Calibration(run=run, fit=fit, link=fit.link(), comparison=comparison, reference=reference)
+    link = None if fit.latency_s is None else fit.link()
+    if reference is not None:
+        warnings.warn("calibrate_nccl_tests(reference=...) is deprecated and will be removed in the next release: "
+                      "give the machine (system= or gpu=, network=, ...) to compare with the collective model",
+                      DeprecationWarning, stacklevel=2)
+        label, kwargs = _reference_parameters(run, reference)
+        comparison = _compare_bus_bandwidth(run, fit=fit, placement=placement, prediction_label=label, **kwargs)
+        return Calibration(run=run, fit=fit, link=link, comparison=comparison, reference=reference)
+    if system is None and gpu is None:
+        raise ValueError("say what machine the log ran on, to compare it with the collective model: "
+                         "system=collective_system(...) or gpu='H100 SXM', network='InfiniBand NDR' (and nodes=, "
+                         "gpus_per_node= where the log does not list every rank)")
+    comparison = compare_with_model(run, system, placement=placement, sharp=sharp, cpu=cpu, **names)
+    return Calibration(run=run, fit=fit, link=link, comparison=comparison, system=comparison.system)
+
+
+def __getattr__(name):
+    # Names replaced in this release still answer, with a DeprecationWarning (see _deprecation.REPLACED_NAMES).
+    return renamed_attribute(__name__, name)

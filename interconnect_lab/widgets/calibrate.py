@@ -1,11 +1,12 @@
-"""Panel for the appendix *Measuring your own cluster*: pick a shipped nccl-tests log or paste
-your own, and see the fitted regimes and the comparison with the book's catalog prediction.
+"""Panel for the appendix *Measuring your own cluster*: pick a shipped nccl-tests log or paste your
+own with the machine it ran on, and see it against the collective model, with the fitted regimes.
 
 Everything the panel shows comes from
 :func:`interconnect_lab.calibrate.workflow.calibrate_nccl_tests` (parse, fit, calibrate,
-compare) and :func:`interconnect_lab.plotting.calibrate.calibration_plot`.
-A text the parser rejects is not guessed at: the readout shows the parser's
-message, which names the line.
+compare with :func:`interconnect_lab.collectives.nccl.nccl_collective`) and
+:func:`interconnect_lab.plotting.calibrate.calibration_plot`. A text the parser
+rejects is not guessed at: the readout shows the parser's message, which
+names the line.
 """
 
 from __future__ import annotations
@@ -14,18 +15,25 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from .. import catalog
 from .. import units as u
-from ..calibrate import COLLECTIVES_FOR_TEXT, REFERENCES, SHIPPED_LOGS, Calibration, calibrate_nccl_tests
+from ..calibrate import COLLECTIVES_FOR_TEXT, SHIPPED_LOGS, Calibration, calibrate_nccl_tests
+from ..collectives.system import architecture_of
 from ..plotting.calibrate import calibration_plot
 from ..plotting.style import styled
 from .panel import Panel
 
-__all__ = ["CalibrationPanel"]
+__all__ = ["CalibrationPanel", "calibration_summary"]
 
 PASTE = "paste"
 FROM_SOURCE = "source"
+FROM_LOG = None
 
-_CONTROL = {"style": {"description_width": "10em"}, "layout": widgets.Layout(width="40em")}
+#: How the readout says where the number of ranks comes from.
+_RANKS_FROM = {"rank lines": "listed", "last rank line": "from the last rank line", "header": "from the header",
+               "caller": "given: the log does not list them", "unknown": "not stated"}
+
+_CONTROL = {"style": {"description_width": "12em"}, "layout": widgets.Layout(width="40em")}
 
 
 @dataclass(frozen=True)
@@ -41,8 +49,59 @@ def log_options():
     return tuple(options) + (("your own: paste nccl-tests output below", PASTE),)
 
 
+def gpu_options():
+    """Catalog GPUs NCCL runs on (those the collective model has tuning for)."""
+    names = []
+    for name in catalog.GPUS:
+        try:
+            architecture_of(name)
+        except ValueError:
+            continue
+        names.append(name)
+    return tuple(names)
+
+
+def network_options():
+    """Catalog network ports (InfiniBand and Ethernet links)."""
+    return tuple(name for name, link in catalog.LINKS.items() if link.family in ("InfiniBand", "Ethernet"))
+
+
+def calibration_summary(calibration) -> str:
+    """One paragraph: the run, the model at the largest size, the worst error per band and the fit [HTML].
+
+    Parameters
+    ----------
+    calibration : Calibration
+        From :func:`~interconnect_lab.calibrate.workflow.calibrate_nccl_tests` (with a machine, not
+        the deprecated ``reference=``).
+
+    Returns
+    -------
+    str
+        HTML for the panel's readout.
+    """
+    run, fit, c = calibration.run, calibration.fit, calibration.comparison
+    system = calibration.system
+    size = float(c.size_bytes[-1])
+    largest = (f"at {u.format_bytes(size, binary=True)}: measured "
+               f"<b>{c.measured_bus_bandwidth_bytes_per_s[-1] / u.GB_per_s:.0f} GB/s</b> busbw, model "
+               f"<b>{c.predicted_bus_bandwidth_bytes_per_s[-1] / u.GB_per_s:.0f} GB/s</b> "
+               f"({c.algorithm[-1]}, {c.protocol[-1]}; error {c.error[-1]:+.0%})")
+    bands = "; ".join(f"{band} {error:+.0%} at {u.format_bytes(s, binary=True)}"
+                      for band, (s, error) in c.worst_by_band().items())
+    if fit.latency_s is None:
+        fitted = (f"The sweep has plateau sizes only: it determines the bandwidth "
+                  f"({fit.plateau_bus_bandwidth_bytes_per_s / u.GB_per_s:.0f} GB/s busbw), no latency")
+    else:
+        fitted = (f"Fit: {len(fit.segments)} α-β line(s) within {fit.max_relative_error():.1%} above 1 MiB, "
+                  f"latency {fit.latency_s / u.us:.0f} µs")
+    ranks = "ranks not stated" if run.n_ranks is None else f"{run.n_ranks} ranks ({_RANKS_FROM[run.rank_count_source]})"
+    return (f"{run.program}, {ranks}, on {system.nodes} × {system.gpus_per_node} GPUs; {largest}. "
+            f"Largest error per band: {bands or 'none'}. {fitted}.")
+
+
 class CalibrationPanel(Panel):
-    """Pick a shipped log or paste one; see the fit per regime and the comparison with the catalog.
+    """Pick a shipped log or paste one; see it against the collective model and the fit per regime.
 
     Parameters
     ----------
@@ -56,45 +115,44 @@ class CalibrationPanel(Panel):
         self.controls = {
             "log": widgets.Dropdown(options=log_options(), value=log, description="nccl-tests log", **_CONTROL),
             "collective": widgets.Dropdown(
-                options=(("as the log's source says", FROM_SOURCE),) + tuple((c, c) for c in COLLECTIVES_FOR_TEXT),
+                options=(("as the log says", FROM_SOURCE),) + tuple((c, c) for c in COLLECTIVES_FOR_TEXT),
                 value=FROM_SOURCE, description="collective", **_CONTROL),
-            "reference": widgets.Dropdown(
-                options=(("the shipped log's catalog system", FROM_SOURCE),) + tuple((k, k) for k in REFERENCES),
-                value=FROM_SOURCE, description="compare with", **_CONTROL),
+            "gpu": widgets.Dropdown(options=gpu_options(), value="H100 SXM", description="your GPU", **_CONTROL),
+            "network": widgets.Dropdown(options=network_options(), value="InfiniBand NDR",
+                                        description="your network port", **_CONTROL),
+            "nodes": widgets.Dropdown(options=(("as the log lists them", FROM_LOG),) + tuple(
+                (str(n), n) for n in (1, 2, 4, 8, 16, 32, 64, 128, 256)), value=FROM_LOG,
+                description="your nodes (NVLink domains)", **_CONTROL),
+            "gpus_per_node": widgets.Dropdown(options=(("as the log lists them", FROM_LOG),) + tuple(
+                (str(n), n) for n in (1, 2, 4, 8, 16, 36, 72)), value=FROM_LOG,
+                description="your GPUs per node", **_CONTROL),
             "text": widgets.Textarea(
                 value=text, placeholder="Paste what all_reduce_perf (or another nccl-tests program) printed, "
-                "from '# nThread ...' to '# Avg bus bandwidth', then choose 'your own' above.",
+                "from '# nThread ...' to '# Avg bus bandwidth', then choose 'your own' above and your machine.",
                 description="your output", continuous_update=False,
-                style={"description_width": "10em"}, layout=widgets.Layout(width="40em", height="8em")),
+                style={"description_width": "12em"}, layout=widgets.Layout(width="40em", height="8em")),
         }
         super().__init__(figure_size_in=(7.5, 5.2),
                          subplots={"nrows": 2, "sharex": True, "gridspec_kw": {"height_ratios": [2.2, 1.0]}})
 
-    def compute(self, log, collective, reference, text):
+    def compute(self, log, collective, gpu, network, nodes, gpus_per_node, text):
         collective = None if collective == FROM_SOURCE else collective
-        chosen = None if reference == FROM_SOURCE else REFERENCES[reference]
-        source = text if log == PASTE else log
         if log == PASTE and not text.strip():
             return _Outcome(None, "Paste nccl-tests output in the box below, or pick a shipped log.")
-        if log == PASTE and chosen is None:
-            return _Outcome(None, "Choose what to compare your output with ('compare with').")
         try:
-            return _Outcome(calibrate_nccl_tests(source, collective=collective, reference=chosen), None)
+            if log != PASTE:
+                return _Outcome(calibrate_nccl_tests(log, collective=collective), None)
+            n_ranks = nodes * gpus_per_node if nodes is not None and gpus_per_node is not None else None
+            return _Outcome(calibrate_nccl_tests(text, collective=collective, n_ranks=n_ranks, gpu=gpu, network=network,
+                                                 nodes=nodes, gpus_per_node=gpus_per_node), None)
         except (ValueError, TypeError) as error:
-            return _Outcome(None, str(error))
+            hint = " (here: choose your nodes and your GPUs per node)" if log == PASTE and "n_ranks" in str(error) else ""
+            return _Outcome(None, str(error) + hint)
 
     def describe(self, outcome):
         if outcome.error:
             return f"<b>Not calibrated:</b> {outcome.error}"
-        c = outcome.calibration
-        fit, link = c.fit, c.link
-        worst = c.comparison.worst_by_regime()
-        gaps = "; ".join(f"{regime} {ratio:.2f}× at {u.format_bytes(size)}" for regime, (size, ratio) in worst.items())
-        return (f"{c.run.n_ranks} ranks on {c.run.n_nodes} node(s): busbw plateau "
-                f"<b>{fit.plateau_bus_bandwidth_bytes_per_s / u.GB_per_s:.0f} GB/s</b>, "
-                f"{len(fit.segments)} α-β line(s) within {fit.max_relative_error():.1%} above 1 MiB; "
-                f"calibrated α = {link.latency_s / u.us:.2f} µs per step. "
-                f"Measured / {c.comparison.prediction_label}, worst per regime: {gaps}.")
+        return calibration_summary(outcome.calibration)
 
     @styled
     def draw(self, outcome):

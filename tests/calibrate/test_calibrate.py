@@ -26,7 +26,9 @@ ROW = re.compile(r"^\s+\d+\s+\d+\s+\w+")
 
 
 def rows_of(text):
-    return [line for line in text.splitlines() if ROW.match(line)]
+    """The table rows of a log, without a launcher's line labels ('0: ')."""
+    lines = (re.sub(r"^\s*\d+:(?=\s)", "", line) for line in text.splitlines())
+    return [line for line in lines if ROW.match(line)]
 
 
 def test_every_shipped_file_is_registered_and_every_entry_has_a_file_and_a_bib_entry():
@@ -57,15 +59,21 @@ def test_nccl_tests_parser_reads_every_row_and_column_of_the_shipped_log(name):
             assert group.time_s[i] == pytest.approx(float(tokens[offset]) * 1e-6, rel=1e-12)
             assert group.algorithm_bandwidth_bytes_per_s[i] == pytest.approx(float(tokens[offset + 1]) * 1e9)
             assert group.bus_bandwidth_bytes_per_s[i] == pytest.approx(float(tokens[offset + 2]) * 1e9)
-    average = re.search(r"# Avg bus bandwidth\s*: (\S+)", text).group(1)
-    assert run.average_bus_bandwidth_bytes_per_s == pytest.approx(float(average) * 1e9)
-    ranks = re.findall(r"^#\s+Rank\s+\d+", text, re.M)
-    assert run.n_ranks == len(ranks)
+    average = re.search(r"Avg bus bandwidth\s*: (\S+)", text)
+    if average is None:
+        assert run.average_bus_bandwidth_bytes_per_s is None and "without the closing" in run.elisions[-1]
+    else:
+        assert run.average_bus_bandwidth_bytes_per_s == pytest.approx(float(average.group(1)) * 1e9)
+    ranks = [int(r) for r in re.findall(r"^#\s+Rank\s+(\d+)", text, re.M)]
+    assert run.n_ranks == (SHIPPED_LOGS[name].n_ranks or max(ranks) + 1)
+    assert run.rank_count_source == ("caller" if SHIPPED_LOGS[name].n_ranks else
+                                     "rank lines" if len(ranks) == max(ranks) + 1 else "last rank line")
 
 
-@pytest.mark.parametrize("name", NCCL_LOGS)
+@pytest.mark.parametrize("name", [n for n in NCCL_LOGS if not shipped_run(n).elisions])
 def test_avg_bus_bandwidth_is_the_mean_of_every_printed_busbw(name):
     # nccl-tests averages busbw over both groups of every row; each printed busbw is rounded to 0.01.
+    # (Excerpts are left out: their average covers the rows their publishers cut.)
     run = shipped_run(name)
     both = np.concatenate([run.out_of_place.bus_bandwidth_bytes_per_s, run.in_place.bus_bandwidth_bytes_per_s])
     assert abs(both.mean() - run.average_bus_bandwidth_bytes_per_s) / u.GB_per_s <= 0.0051
@@ -147,7 +155,7 @@ def test_calibrate_imports_without_matplotlib_or_ipywidgets():
 # Hostile input: fuzzed with tests/fuzzing.py -----------------------------------------------------
 
 FUZZ_CASES = [
-    Case(calibrate.shipped_run, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
+    Case(calibrate.shipped_run, dict(name=choice(tuple(calibrate.SHIPPED_LOGS))), refusing=("ranks_per_node", "n_nodes")),
 ]
 
 test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)

@@ -14,6 +14,7 @@ from interconnect_lab import calibrate
 FUZZ_CASES = [
     Case(calibrate.shipped_log, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
     Case(calibrate.shipped_text, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
+    Case(calibrate.shipped_system, dict(name=choice(tuple(calibrate.SHIPPED_LOGS)))),
 ]
 
 test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)
