@@ -1,20 +1,25 @@
-"""Figures for collectives (chapter 7): bandwidth and time against message size, and
-a collective's data moving step by step."""
+"""Figures for collectives (chapter 7): bandwidth and time against message size,
+a collective's data moving step by step, and what NCCL runs over sizes and node counts."""
 
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
-from matplotlib.ticker import FuncFormatter, LogLocator
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+from matplotlib.transforms import blended_transform_factory
 
 from .. import units as u
 from ..units import format_bytes
 from .style import COLORS, PALETTE, legend_below, new_figure, styled
 
 __all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot",
-           "bus_bandwidth_scaling_plot"]
+           "bus_bandwidth_scaling_plot", "ALGORITHM_COLORS", "PROTOCOL_STYLES", "ALGORITHM_NAMES", "choice_label",
+           "nccl_choice_plot", "update_nccl_choice_plot"]
 
 _SIZE_LABEL = "message size S [B]"
 
@@ -340,3 +345,221 @@ def bus_bandwidth_scaling_plot(counts, bus_bandwidths, *, xlabel, ax=None, link_
     if title:
         ax.set_title(title, loc="left")
     return ax
+
+
+# What NCCL runs: the choice map ----------------------------------------------------------
+
+#: Colour of each algorithm NCCL runs, the same in every figure of its choices.
+ALGORITHM_COLORS = MappingProxyType({
+    "ring": PALETTE["blue"], "tree": PALETTE["orange"], "nvls": PALETTE["green"], "nvls_tree": PALETTE["sky"],
+    "pat": PALETTE["purple"], "collnet_direct": PALETTE["vermillion"], "collnet_chain": PALETTE["yellow"],
+    "p2p": PALETTE["grey"],
+})
+
+#: How each protocol is drawn: a hatch in the map, a line style on the bandwidth curve.
+PROTOCOL_STYLES = MappingProxyType({"LL": ("...", ":"), "LL128": ("///", "--"), "Simple": ("", "-")})
+
+#: NCCL's algorithms as the book names them.
+ALGORITHM_NAMES = MappingProxyType({
+    "ring": "ring", "tree": "tree", "nvls": "NVLS", "nvls_tree": "NVLSTree", "pat": "PAT",
+    "collnet_direct": "CollNet Direct", "collnet_chain": "CollNet Chain", "p2p": "point-to-point",
+})
+
+#: Most crossovers one row of a choice map shows (the rest are left out).
+MAX_CROSSOVERS = 6
+
+_ROW_HALF_HEIGHT = 2.0 ** 0.4   # a row spans n / h to n x h on the log2 node axis
+
+
+def choice_label(algorithm, protocol):
+    """``"NVLSTree Simple"``: an (algorithm, protocol) pair as figures and readouts name it.
+
+    Parameters
+    ----------
+    algorithm, protocol : str
+        NCCL's names, as :func:`interconnect_lab.collectives.nccl_collective` reports them.
+    """
+    return f"{ALGORITHM_NAMES.get(algorithm, algorithm)} {protocol}"
+
+
+_LINE_NAMES = {":": "dotted", "--": "dashed", "-": "solid"}
+
+
+def _map_handles(choice_map):
+    """Legend of the map: the algorithms it shows (colours), then its protocols (hatches, line styles)."""
+    algorithms = list(dict.fromkeys(a for a, _ in choice_map.choices()))
+    protocols = [p for p in PROTOCOL_STYLES if p in {p for _, p in choice_map.choices()}]
+    handles = [Patch(facecolor=ALGORITHM_COLORS[a], edgecolor="white", label=ALGORITHM_NAMES[a])
+               for a in algorithms]
+    handles += [Patch(facecolor=PALETTE["grey"], edgecolor="white", hatch=PROTOCOL_STYLES[p][0],
+                      label=f"{p}: {'plain' if not PROTOCOL_STYLES[p][0] else 'hatched'}, "
+                            f"{_LINE_NAMES[PROTOCOL_STYLES[p][1]]} line")
+                for p in protocols]
+    return handles
+
+
+def _limit_handles(collective):
+    return [Line2D([], [], color=PALETTE["black"], linestyle="--", linewidth=1,
+                   label="one GPU's NVLink (as NCCL counts it)"),
+            Line2D([], [], color=PALETTE["grey"], linestyle="-.", linewidth=1.5, label=_ports_label(collective)),
+            Line2D([], [], color=PALETTE["grey"], linestyle=":", linewidth=1.2, label="crossover: the choice changes")]
+
+
+def _ports_label(collective):
+    if collective == "all_to_all":
+        return "one GPU's port × N/(N−1), N nodes"
+    if collective == "send_recv":
+        return "one GPU's port"
+    return "all ports of one node together"
+
+
+def _bus_bandwidth_limits(choice_map):
+    """The busbw axis [GB/s]: whole decades around every row's busbw and limits."""
+    busbw = choice_map.bus_bandwidth_bytes_per_s[choice_map.bus_bandwidth_bytes_per_s > 0] / u.GB_per_s
+    limits = [v / u.GB_per_s for n in choice_map.nodes for v in choice_map.bus_bandwidth_limits(n).values()]
+    # Below 1 MB/s a collective is all latency: the axis starts there.
+    low = max(10.0 ** math.floor(math.log10(float(busbw.min()))), 1e-3) if busbw.size else 1e-3
+    high = 10.0 ** math.ceil(math.log10(1.3 * max([float(busbw.max()) if busbw.size else 1.0, *limits])))
+    return low, high
+
+
+@styled
+def nccl_choice_plot(choice_map, nodes, *, axes=None):
+    """What NCCL runs over sizes and node counts (left), and the busbw at one node count (right).
+
+    Left, the map: one row per node count, each run of one (algorithm, protocol)
+    a bar coloured by the algorithm and hatched by the protocol; the row of
+    ``nodes`` is outlined. Right: busbw against size at ``nodes``, each stretch
+    coloured as its algorithm and dashed as its protocol, the crossovers as
+    vertical lines named by what runs from there, and the rates busbw is
+    measured against (:meth:`~interconnect_lab.collectives.ChoiceMap.bus_bandwidth_limits`).
+    :func:`update_nccl_choice_plot` moves to another node count in place.
+
+    Parameters
+    ----------
+    choice_map : interconnect_lab.collectives.ChoiceMap
+        From :func:`interconnect_lab.collectives.nccl_choice_map`.
+    nodes : int
+        The node count to show on the right, one of ``choice_map.nodes``.
+    axes : pair of matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+
+    Returns
+    -------
+    pair of matplotlib.axes.Axes
+    """
+    choice_map.row(nodes)
+    if axes is None:
+        _, axes = new_figure(9.0, 4.6, ncols=2)
+    map_ax, busbw_ax = axes
+    sizes = choice_map.size_bytes
+    for row_nodes in choice_map.nodes:
+        low, high = row_nodes / _ROW_HALF_HEIGHT, row_nodes * _ROW_HALF_HEIGHT
+        for algorithm, protocol, first, last in choice_map.segments(row_nodes):
+            map_ax.add_patch(Rectangle((first, low), last - first, high - low, facecolor=ALGORITHM_COLORS[algorithm],
+                                       edgecolor="white", linewidth=0.6, hatch=PROTOCOL_STYLES[protocol][0]))
+    map_ax.add_patch(Rectangle((sizes[0], nodes / _ROW_HALF_HEIGHT), sizes[-1] - sizes[0],
+                               nodes * _ROW_HALF_HEIGHT - nodes / _ROW_HALF_HEIGHT, fill=False,
+                               edgecolor=PALETTE["black"], linewidth=2.0, zorder=5, gid="row"))
+    _size_axis(map_ax)
+    map_ax.set_xlim(sizes[0], sizes[-1])
+    map_ax.set_yscale("log", base=2)
+    map_ax.set_ylim(choice_map.nodes[0] / 1.5, choice_map.nodes[-1] * 1.5)
+    map_ax.set_yticks(choice_map.nodes, [f"{n:,}" for n in choice_map.nodes])
+    map_ax.yaxis.set_minor_locator(NullLocator())
+    map_ax.set_ylabel(f"nodes ({choice_map.system.gpus_per_node} GPUs each)")
+    map_ax.grid(False)
+    map_ax.set_title(f"what NCCL runs: {choice_map.collective.replace('_', '-')}", loc="left", fontsize=10)
+
+    for algorithm, protocol in choice_map.choices():
+        busbw_ax.plot([], [], color=ALGORITHM_COLORS[algorithm], linestyle=PROTOCOL_STYLES[protocol][1],
+                      linewidth=2.2, gid=f"busbw:{algorithm}:{protocol}")
+    busbw_ax.axhline(1.0, color=PALETTE["black"], linestyle="--", linewidth=1, gid="limit:nvlink")
+    busbw_ax.axhline(1.0, color=PALETTE["grey"], linestyle="-.", linewidth=1.5, gid="limit:ports")
+    label_at = blended_transform_factory(busbw_ax.transData, busbw_ax.transAxes)
+    for k in range(MAX_CROSSOVERS):
+        busbw_ax.axvline(1.0, color=PALETTE["grey"], linestyle=":", linewidth=1.2, gid=f"crossover:{k}")
+        busbw_ax.text(1.0, 0.02, "", transform=label_at, rotation=90, ha="right", va="bottom", fontsize=8,
+                      color=PALETTE["black"], gid=f"crossover-label:{k}")
+    _size_axis(busbw_ax)
+    busbw_ax.set_xlim(sizes[0], sizes[-1])
+    busbw_ax.set_yscale("log")
+    busbw_ax.set_ylim(*_bus_bandwidth_limits(choice_map))
+    busbw_ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}" if y >= 1 else f"{y:.3f}".rstrip("0")))
+    busbw_ax.yaxis.set_minor_locator(NullLocator())
+    busbw_ax.set_ylabel("bus bandwidth [GB/s]")
+    legend_below(map_ax, handles=_map_handles(choice_map), ncols=2, fontsize=8)
+    legend_below(busbw_ax, handles=_limit_handles(choice_map.collective), ncols=1, fontsize=8)
+    update_nccl_choice_plot(axes, choice_map, nodes)
+    return axes
+
+
+def _stretches(x, y, shown):
+    """The points of ``x, y`` where ``shown``, with one NaN between separate stretches (so they stay apart)."""
+    index = np.flatnonzero(shown)
+    if not index.size:
+        return np.array([]), np.array([])
+    breaks = np.flatnonzero(np.diff(index) > 1) + 1
+    xs, ys = np.split(x[index], breaks), np.split(y[index], breaks)
+    gap = np.array([np.nan])
+    return (np.concatenate([part for a in xs for part in (a, gap)][:-1]),
+            np.concatenate([part for b in ys for part in (b, gap)][:-1]))
+
+
+def update_nccl_choice_plot(axes, choice_map, nodes):
+    """Show another node count on a :func:`nccl_choice_plot` in place; return the artists changed.
+
+    The map must be the one the figure was drawn with.
+
+    Parameters
+    ----------
+    axes : pair of matplotlib.axes.Axes
+        Axes :func:`nccl_choice_plot` drew.
+    choice_map, nodes :
+        As for :func:`nccl_choice_plot`.
+
+    Returns
+    -------
+    list of matplotlib.artist.Artist
+    """
+    map_ax, busbw_ax = axes
+    index = choice_map.row(nodes)
+    by_gid = {a.get_gid(): a for ax in axes for a in ax.get_children() if a.get_gid()}
+    row = by_gid["row"]
+    row.set_y(nodes / _ROW_HALF_HEIGHT)
+    row.set_height(nodes * _ROW_HALF_HEIGHT - nodes / _ROW_HALF_HEIGHT)
+    changed = [row]
+    sizes = choice_map.size_bytes
+    busbw = choice_map.bus_bandwidth_bytes_per_s[index] / u.GB_per_s
+    algorithm, protocol = choice_map.algorithm[index], choice_map.protocol[index]
+    for pair in choice_map.choices():
+        line = by_gid[f"busbw:{pair[0]}:{pair[1]}"]
+        mine = (algorithm == pair[0]) & (protocol == pair[1])
+        # Each stretch reaches into its neighbours' first points, so the curve has no gaps.
+        shown = mine | np.roll(mine, 1) & (np.arange(sizes.size) > 0)
+        line.set_data(*_stretches(sizes, busbw, shown & (busbw > 0)))
+        changed.append(line)
+    limits = choice_map.bus_bandwidth_limits(nodes)
+    for name in ("nvlink", "ports"):
+        line = by_gid[f"limit:{name}"]
+        value = limits.get(name, math.nan) / u.GB_per_s
+        line.set_ydata([value, value])
+        line.set_visible(name in limits)
+        changed.append(line)
+    crossovers = choice_map.crossovers_at(nodes)[:MAX_CROSSOVERS]
+    for k in range(MAX_CROSSOVERS):
+        line, text = by_gid[f"crossover:{k}"], by_gid[f"crossover-label:{k}"]
+        shown = k < len(crossovers)
+        line.set_visible(shown)
+        text.set_visible(shown)
+        if shown:
+            line.set_xdata([crossovers[k].size_bytes] * 2)
+            text.set_x(crossovers[k].size_bytes)
+            text.set_text(f"→ {choice_label(*crossovers[k].after)}")
+        changed += [line, text]
+    gpus = choice_map.system.gpus_per_node
+    title = f"busbw on {nodes:,} × {gpus} GPUs"
+    if busbw_ax.get_title(loc="left") != title:
+        busbw_ax.set_title(title, loc="left", fontsize=10)
+    changed.append(busbw_ax._left_title)
+    return changed

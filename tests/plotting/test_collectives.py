@@ -4,6 +4,7 @@ and time against message size, and a collective's data moving step by step.
 
 import math
 
+import matplotlib.colors
 import numpy as np
 import pytest
 from hypothesis import strategies as st
@@ -13,7 +14,8 @@ pytest.importorskip("matplotlib")
 from interconnect_lab import catalog, collectives as c, units as u
 from interconnect_lab.collectives import reference as ref
 from interconnect_lab.plotting.collectives import (
-    bus_bandwidth_scaling_plot, collective_time_plot, crossover_plot,
+    ALGORITHM_COLORS, PROTOCOL_STYLES, bus_bandwidth_scaling_plot, choice_label, collective_time_plot,
+    crossover_plot, nccl_choice_plot, update_nccl_choice_plot,
 )
 
 NVLINK4 = 450e9
@@ -113,3 +115,37 @@ def test_steps_plot_has_one_panel_per_state():
     arrows = [t for t in visible[1].texts if isinstance(t, Annotation)]
     assert len(visible[1].texts) - len(arrows) == 16  # one count per (rank, chunk)
     assert len(arrows) == len(run.transfers_at(0)) == 4
+
+
+CHOICES = c.nccl_choice_map("all_reduce", c.collective_system("H100 SXM"), nodes=(1, 2, 16),
+                            size_bytes=2.0 ** np.arange(3.0, 35.0))
+
+
+def test_choice_plot_draws_one_bar_per_stretch_coloured_and_hatched_as_its_choice():
+    map_ax, busbw_ax = nccl_choice_plot(CHOICES, 2)
+    bars = [p for p in map_ax.patches if p.get_gid() != "row"]
+    segments = [s for n in CHOICES.nodes for s in CHOICES.segments(n)]
+    assert len(bars) == len(segments)
+    for bar, (algorithm, protocol, low, high) in zip(bars, segments):
+        assert bar.get_x() == pytest.approx(low) and bar.get_x() + bar.get_width() == pytest.approx(high)
+        assert (bar.get_hatch() or "") == PROTOCOL_STYLES[protocol][0]
+        assert np.allclose(bar.get_facecolor()[:3], matplotlib.colors.to_rgb(ALGORITHM_COLORS[algorithm]))
+    assert map_ax.get_xlabel() == "message size S [B]" and "nodes" in map_ax.get_ylabel()
+    assert busbw_ax.get_ylabel() == "bus bandwidth [GB/s]" and busbw_ax.get_yscale() == "log"
+    labels = [t.get_text() for t in map_ax.get_legend().get_texts()]
+    assert {"ring", "tree", "NVLS", "NVLSTree"} <= set(labels)
+
+
+def test_choice_plot_moves_to_another_node_count_in_place():
+    axes = nccl_choice_plot(CHOICES, 2)
+    changed = update_nccl_choice_plot(axes, CHOICES, 16)
+    row = next(p for p in axes[0].patches if p.get_gid() == "row")
+    assert row in changed and row.get_y() < 16 < row.get_y() + row.get_height()
+    texts = [t.get_text() for t in axes[1].texts if t.get_visible()]
+    assert texts == [f"→ {choice_label(*x.after)}" for x in CHOICES.crossovers_at(16)]
+    limits = {line.get_gid(): line.get_ydata()[0] for line in axes[1].get_lines()
+              if (line.get_gid() or "").startswith("limit:")}
+    assert limits["limit:ports"] == pytest.approx(400.0)
+    assert axes[1].get_title(loc="left") == "busbw on 16 × 8 GPUs"
+    with pytest.raises(ValueError, match="rows are"):
+        nccl_choice_plot(CHOICES, 4)
