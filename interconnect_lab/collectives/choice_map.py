@@ -216,7 +216,7 @@ def nccl_choice_map(collective, system: CollectiveSystem, *, nodes=DEFAULT_NODES
     Parameters
     ----------
     collective : str
-        One of :data:`NCCL_COLLECTIVES`, ``"all_to_all"`` or ``"send_recv"``.
+        One of ``interconnect_lab.collectives.NCCL_COLLECTIVES``, ``"all_to_all"`` or ``"send_recv"``.
     system : CollectiveSystem
         The machine (its ``nodes`` is replaced by each node count).
     nodes : sequence of int, optional

@@ -453,8 +453,7 @@ def nccl_choice_plot(choice_map, nodes, *, axes=None):
     a bar coloured by the algorithm and hatched by the protocol; the row of
     ``nodes`` is outlined. Right: busbw against size at ``nodes``, each stretch
     coloured as its algorithm and dashed as its protocol, the crossovers as
-    vertical lines named by what runs from there, and the rates busbw is
-    measured against (:meth:`~interconnect_lab.collectives.ChoiceMap.bus_bandwidth_limits`).
+    vertical dotted lines, and the rates busbw is measured against (:meth:`~interconnect_lab.collectives.ChoiceMap.bus_bandwidth_limits`).
     :func:`update_nccl_choice_plot` moves to another node count in place.
 
     Parameters
@@ -498,11 +497,10 @@ def nccl_choice_plot(choice_map, nodes, *, axes=None):
                       linewidth=2.2, gid=f"busbw:{algorithm}:{protocol}")
     busbw_ax.axhline(1.0, color=PALETTE["black"], linestyle="--", linewidth=1, gid="limit:nvlink")
     busbw_ax.axhline(1.0, color=PALETTE["grey"], linestyle="-.", linewidth=1.5, gid="limit:ports")
-    label_at = blended_transform_factory(busbw_ax.transData, busbw_ax.transAxes)
+    # The crossovers are lines only: the map beside them says what runs on either side, and the
+    # panel's readout names them (rotated labels would crowd the curve).
     for k in range(MAX_CROSSOVERS):
         busbw_ax.axvline(1.0, color=PALETTE["grey"], linestyle=":", linewidth=1.2, gid=f"crossover:{k}")
-        busbw_ax.text(1.0, 0.02, "", transform=label_at, rotation=90, ha="right", va="bottom", fontsize=8,
-                      color=PALETTE["black"], gid=f"crossover-label:{k}")
     _size_axis(busbw_ax)
     busbw_ax.set_xlim(sizes[0], sizes[-1])
     busbw_ax.set_yscale("log")
@@ -570,15 +568,12 @@ def update_nccl_choice_plot(axes, choice_map, nodes):
         changed.append(line)
     crossovers = choice_map.crossovers_at(nodes)[:MAX_CROSSOVERS]
     for k in range(MAX_CROSSOVERS):
-        line, text = by_gid[f"crossover:{k}"], by_gid[f"crossover-label:{k}"]
+        line = by_gid[f"crossover:{k}"]
         shown = k < len(crossovers)
         line.set_visible(shown)
-        text.set_visible(shown)
         if shown:
             line.set_xdata([crossovers[k].size_bytes] * 2)
-            text.set_x(crossovers[k].size_bytes)
-            text.set_text(f"→ {choice_label(*crossovers[k].after)}")
-        changed += [line, text]
+        changed.append(line)
     gpus = choice_map.system.gpus_per_node
     title = f"busbw on {nodes:,} × {gpus} GPUs"
     if busbw_ax.get_title(loc="left") != title:

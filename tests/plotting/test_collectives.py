@@ -142,8 +142,10 @@ def test_choice_plot_moves_to_another_node_count_in_place():
     changed = update_nccl_choice_plot(axes, CHOICES, 16)
     row = next(p for p in axes[0].patches if p.get_gid() == "row")
     assert row in changed and row.get_y() < 16 < row.get_y() + row.get_height()
-    texts = [t.get_text() for t in axes[1].texts if t.get_visible()]
-    assert texts == [f"→ {choice_label(*x.after)}" for x in CHOICES.crossovers_at(16)]
+    shown = [line.get_xdata()[0] for line in axes[1].get_lines()
+             if (line.get_gid() or "").startswith("crossover:") and line.get_visible()]
+    assert shown == [x.size_bytes for x in CHOICES.crossovers_at(16)]
+    assert choice_label("nvls_tree", "Simple") == "NVLSTree Simple"
     limits = {line.get_gid(): line.get_ydata()[0] for line in axes[1].get_lines()
               if (line.get_gid() or "").startswith("limit:")}
     assert limits["limit:ports"] == pytest.approx(400.0)
