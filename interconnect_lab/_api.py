@@ -250,7 +250,7 @@ MODULES = {
             "NCCL_NVLINK_BYTES_PER_S_PER_LINK", "CollectiveSystem", "collective_system", "architecture_of",
             "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
             "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
-            "PointToPoint", "point_to_point",
+            "PointToPoint", "point_to_point", "ChoiceMap", "Crossover", "nccl_choice_map",
         ),
     ),
     "interconnect_lab.collectives.reproduction": (
@@ -595,11 +595,13 @@ MODULES = {
         ),
     ),
     "interconnect_lab.plotting.collectives": (
-        "Figures for collectives (chapter 7): bandwidth and time against message size, and a collective's "
-        "data moving step by step.",
+        "Figures for collectives (chapter 7): bandwidth and time against message size, a collective's "
+        "data moving step by step, and what NCCL runs over sizes and node counts.",
         (
             "bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot",
-            "bus_bandwidth_scaling_plot",
+            "bus_bandwidth_scaling_plot", "ALGORITHM_COLORS", "PROTOCOL_STYLES", "ALGORITHM_NAMES", "choice_label",
+            "nccl_choice_plot", "update_nccl_choice_plot", "candidates_plot", "grouped_bandwidth_plot",
+            "measured_sweep_plot", "reproduction_ratio_plot",
         ),
     ),
     "interconnect_lab.plotting.topology": (
@@ -683,8 +685,7 @@ MODULES = {
         "Interactive panels (ipywidgets) for the book's chapters.",
         (
             "Panel", "StepTimePanel", "TensorParallelPanel", "NVLinkDomainPanel", "OffloadPanel",
-            "GpuDirectPanel", "FatTreePanel", "ClusterCostPanel", "CollectivePanel",
-            "HierarchicalAllReducePanel",
+            "GpuDirectPanel", "FatTreePanel", "ClusterCostPanel", "CollectivePanel", "NcclChoicePanel",
             "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "RoutingPanel", "IncastPanel",
             "StragglerPanel", "SprayPanel", "CheckpointPanel", "PowerBillPanel", "MoEPanel", "ServingPanel",
             "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
@@ -737,9 +738,12 @@ MODULES = {
         ("ClusterCostPanel",),
     ),
     "interconnect_lab.widgets.collectives": (
-        "Panels for chapter 7: how a collective's time and bus bandwidth depend on size, ranks, algorithm "
-        "and link.",
-        ("CollectivePanel", "HierarchicalAllReducePanel"),
+        "Panels for chapter 7: how a collective's time and bus bandwidth depend on size, ranks, algorithm and "
+        "link, and what NCCL runs on a machine.",
+        (
+            "CollectivePanel", "NcclChoicePanel", "MACHINES", "CHOICE_COLLECTIVES", "CHOICE_NODES",
+            "CHOICE_SIZES_BYTES",
+        ),
     ),
     "interconnect_lab.widgets.fabric": (
         "Panels for the fabric simulator (chapters 5, 6 and 9): routing, incast, stragglers.",

@@ -14,6 +14,8 @@ Two layers, the second built on the first:
    :math:`t_0` = its base latency); NCCL runs the cheapest. All-to-all and
    send/recv are point-to-point pairs bounded by each GPU's port
    (:func:`point_to_point`). Every other module prices its collectives here.
+   :func:`nccl_choice_map` maps what NCCL runs over message sizes and node
+   counts, with the sizes where its choice changes.
 
 Every rank holds a buffer; a *collective* combines them (all-reduce, all-gather,
 reduce-scatter, broadcast, reduce, all-to-all, send/recv). An *algorithm* is the
@@ -88,6 +90,7 @@ from .nccl import (  # noqa: F401
     NCCL_COLLECTIVES, AlgorithmCost, Candidate, NcclCollective, algorithm_costs, nccl_collective, nccl_time,
 )
 from .point_to_point import POINT_TO_POINT_COLLECTIVES, PointToPoint, point_to_point  # noqa: F401
+from .choice_map import ChoiceMap, Crossover, nccl_choice_map  # noqa: F401
 from .times import (  # noqa: F401
     collective_time, all_reduce_time, all_gather_time, reduce_scatter_time, broadcast_time,
     reduce_time, all_to_all_time, send_recv_time, crossover_size, half_bandwidth_size,
@@ -161,7 +164,7 @@ __all__ = [
     "ARCHITECTURES", "CPU_VENDORS", "NCCL_NVLINK_BYTES_PER_S_PER_LINK", "CollectiveSystem", "collective_system",
     "architecture_of", "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
     "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
-    "PointToPoint", "point_to_point",
+    "PointToPoint", "point_to_point", "ChoiceMap", "Crossover", "nccl_choice_map",
 ]
 
 

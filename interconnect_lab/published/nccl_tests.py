@@ -587,7 +587,7 @@ NCCL_TESTS_RESULTS: tuple[NcclTestsResult, ...] = (
                       url='https://github.com/dstackai/dstack/blob/511c318c8a7672fb2a925041bfc2d7301a26272e/mkdocs/docs/examples/clusters/lambda.md', locator="section 'Run NCCL tests' (Lambda 1-Click Clusters)"),
         assumptions=('8 x 400 Gb/s per node: HGX B200 with ConnectX-7, not stated in the log',)),
     NcclTestsResult(
-        label='ghi_nccltests119_a100_3n_allreduce', publisher='Yujaeseo); maintainer reply by sjeaugey',
+        label='ghi_nccltests119_a100_3n_allreduce', publisher='nccl-tests issue author (Yujaeseo); maintainer reply by sjeaugey',
         family='development', gpu='NVIDIA A100-SXM4-40GB', architecture='ampere',
         nodes=3, gpus_per_node=8, nvlink_links=12,
         nics_per_node=4, nic_gbit_per_s=200, cpu='intel', sharp=False,

@@ -5,7 +5,7 @@ functions. Display a panel by making it the last expression of a cell.
 """
 
 from .calibrate import CalibrationPanel
-from .collectives import CollectivePanel, HierarchicalAllReducePanel
+from .collectives import CollectivePanel, NcclChoicePanel
 from .cost import ClusterCostPanel
 from .energy import PowerBillPanel
 from .fabric import IncastPanel, RoutingPanel, SprayPanel, StragglerPanel
@@ -25,7 +25,7 @@ __all__ = [
     "StepTimePanel",
     "TensorParallelPanel", "NVLinkDomainPanel", "OffloadPanel", "GpuDirectPanel",
     "FatTreePanel", "ClusterCostPanel",
-    "CollectivePanel", "HierarchicalAllReducePanel",
+    "CollectivePanel", "NcclChoicePanel",
     "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel",
     "RoutingPanel", "IncastPanel", "StragglerPanel", "SprayPanel", "CheckpointPanel",
     "PowerBillPanel", "MoEPanel", "ServingPanel", "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",

@@ -1,12 +1,14 @@
 """Panels for chapter 7: how a collective's time and bus bandwidth depend on size, ranks,
-algorithm and link.
+algorithm and link, and what NCCL runs on a machine.
 
-Both panels draw the same figure: time (log-log) and bus bandwidth (log x)
-against message size, one line per algorithm, with a marker at the message
-size the reader picks. What they show is computed by
-:func:`interconnect_lab.collectives.collective_performance`; the panels only
-choose which algorithms to compare and read the link parameters from the
-catalog through :func:`interconnect_lab.collectives.link_parameters`.
+- :class:`CollectivePanel` draws time (log-log) and bus bandwidth against
+  message size, one line per α-β algorithm over one link, with a marker at the
+  message size the reader picks; what it shows is computed by
+  :func:`interconnect_lab.collectives.collective_performance` with the catalog's
+  link parameters (:func:`interconnect_lab.collectives.link_parameters`).
+- :class:`NcclChoicePanel` shows what NCCL runs over message sizes and node
+  counts on a machine the reader picks, and the busbw at one node count; what
+  it shows is :func:`interconnect_lab.collectives.nccl_choice_map`.
 """
 
 from __future__ import annotations
@@ -22,14 +24,16 @@ from matplotlib.ticker import NullLocator
 from .. import catalog
 from .. import units as u
 from ..collectives import (
-    algorithms_for, collective_performance, crossover_size, link_parameters,
+    algorithms_for, collective_performance, collective_system, crossover_size, link_parameters, nccl_choice_map,
 )
-from ..plotting.collectives import bus_bandwidth_plot, collective_time_plot
+from ..plotting.collectives import (
+    bus_bandwidth_plot, choice_label, collective_time_plot, nccl_choice_plot, update_nccl_choice_plot,
+)
 from ..plotting.style import PALETTE, STYLE, styled
 from ..units import format_bytes, format_time
 from .panel import Panel
 
-__all__ = ["CollectivePanel", "HierarchicalAllReducePanel"]
+__all__ = ["CollectivePanel", "NcclChoicePanel", "MACHINES", "CHOICE_COLLECTIVES", "CHOICE_NODES", "CHOICE_SIZES_BYTES"]
 
 #: Message sizes of the curves: 8 B to 8 GiB, as ``all_reduce_perf -b 8 -e 8G`` sweeps them [B].
 CURVE_SIZES_BYTES = np.logspace(np.log10(8.0), np.log10(8 * u.GiB), 161)
@@ -38,8 +42,6 @@ CURVE_SIZES_BYTES = np.logspace(np.log10(8.0), np.log10(8 * u.GiB), 161)
 SIZE_OPTIONS = tuple((format_bytes(2.0**k, binary=True), 2.0**k) for k in range(10, 34))
 
 RANK_OPTIONS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024)
-NODE_OPTIONS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
-GPUS_PER_NODE_OPTIONS = (2, 4, 8, 16, 36, 72)
 
 #: Collectives the panel offers (send/recv has no algorithms to compare).
 PANEL_COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all")
@@ -49,8 +51,6 @@ _LABELS = {
     "ring": "ring", "tree": "double binary tree", "halving_doubling": "halving-doubling",
     "direct": "direct", "nvls": "NVLink SHARP (NVLS)", "sharp": "InfiniBand SHARP",
 }
-
-_SHORT = {"ring": "ring", "tree": "tree", "sharp": "SHARP"}
 
 _CONTROL = {"style": {"description_width": "12em"}, "layout": widgets.Layout(width="34em")}
 _SLIDER = {"continuous_update": True, **_CONTROL}
@@ -265,23 +265,6 @@ class _SweepPanel(Panel):
                 f"{link:,.0f} GB/s per direction, {sweep.efficiency:.0%} usable.")
 
 
-def _hierarchical_cases(scale_up, network, gpus_per_node):
-    """Label -> (algorithm, link parameters, options) of the all-reduces the hierarchical panel compares."""
-    inside = link_parameters(catalog.link(scale_up))
-    port = catalog.link(network)
-    across = link_parameters(port)
-    two_level = {"ranks_per_node": gpus_per_node,
-                 "network_bandwidth_bytes_per_s": across["bandwidth_bytes_per_s"],
-                 "network_latency_s": across["latency_s"], "network_efficiency": across["efficiency"]}
-    cases = {"flat ring (network only)": ("ring", across, {})}
-    for outer in ("ring", "tree", "sharp"):
-        if outer == "sharp" and port.family != "InfiniBand":
-            continue
-        cases[f"hierarchical, {_SHORT[outer]} across nodes"] = (
-            "hierarchical", inside, {**two_level, "network_algorithm": outer})
-    return cases
-
-
 @functools.lru_cache(maxsize=None)
 def _collective_extents():
     """Axis extents that hold every link, collective, algorithm, group size and message size of the panel."""
@@ -294,23 +277,6 @@ def _collective_extents():
                 extremes += [collective_performance(collective, size, ranks, algorithm=algorithm, **parameters)
                              for size, ranks in ((CURVE_SIZES_BYTES[0], RANK_OPTIONS[0]),
                                                  (CURVE_SIZES_BYTES[-1], RANK_OPTIONS[-1]))]
-    return _axis_extents(extremes, top)
-
-
-@functools.lru_cache(maxsize=None)
-def _hierarchical_extents():
-    """Axis extents that hold every position of every control of the hierarchical panel."""
-    extremes, top = [], 0.0
-    for scale_up in panel_links(("NVLink",)):
-        for network in panel_links(_NETWORK_FAMILIES):
-            top = max(top, link_parameters(catalog.link(network))["bandwidth_bytes_per_s"])
-            for per_node in (GPUS_PER_NODE_OPTIONS[0], GPUS_PER_NODE_OPTIONS[-1]):
-                for algorithm, parameters, options in _hierarchical_cases(scale_up, network, per_node).values():
-                    for size, nodes in ((CURVE_SIZES_BYTES[0], NODE_OPTIONS[0]),
-                                        (CURVE_SIZES_BYTES[-1], NODE_OPTIONS[0]),
-                                        (CURVE_SIZES_BYTES[-1], NODE_OPTIONS[-1])):
-                        extremes.append(collective_performance("all_reduce", size, nodes * per_node,
-                                                               algorithm=algorithm, **parameters, **options))
     return _axis_extents(extremes, top)
 
 
@@ -373,70 +339,120 @@ class CollectivePanel(_SweepPanel):
         return text
 
 
-class HierarchicalAllReducePanel(_SweepPanel):
-    """Nodes, GPUs per node, links and message size → flat against hierarchical all-reduce.
 
-    Every GPU has its own network port (a rail). The flat ring treats all
-    ``nodes × gpus_per_node`` GPUs as one ring whose every step crosses the
-    network; the hierarchical all-reduce reduce-scatters inside each node over
-    NVLink, all-reduces one shard per GPU across the nodes, and all-gathers
-    inside each node again.
+
+#: Machines the NCCL panel offers: label -> the arguments of
+#: :func:`interconnect_lab.collectives.collective_system` (catalog names; one port per GPU).
+MACHINES = {
+    "8 H100 per node, InfiniBand NDR": {"gpu": "H100 SXM", "network": "InfiniBand NDR"},
+    "8 H100 per node, InfiniBand NDR with SHARP": {"gpu": "H100 SXM", "network": "InfiniBand NDR", "sharp": True},
+    "1 H100 per node, InfiniBand NDR": {"gpu": "H100 SXM", "gpus_per_node": 1, "network": "InfiniBand NDR"},
+    "8 A100 per node, InfiniBand HDR": {"gpu": "A100 SXM", "network": "InfiniBand HDR"},
+    "8 B200 per node, 400G Ethernet": {"gpu": "B200", "network": "Ethernet 400G"},
+    "72 GB200 per rack (NVL72), InfiniBand NDR": {"gpu": "GB200", "gpus_per_node": 72, "network": "InfiniBand NDR"},
+}
+
+#: Collectives the NCCL panel offers (reduce-scatter runs as all-gather does).
+CHOICE_COLLECTIVES = ("all_reduce", "all_gather", "all_to_all")
+
+#: Node counts of the NCCL panel's map: 1 to 1,024 NVLink domains.
+CHOICE_NODES = tuple(2**k for k in range(11))
+
+#: Message sizes of the NCCL panel's map: 8 B to 16 GiB, three per power of two [B] (the crossovers are
+#: placed exactly whatever the step; the step only smooths the curve).
+CHOICE_SIZES_BYTES = 2.0 ** np.arange(3.0, 34.0 + 1e-9, 1.0 / 3.0)
+
+
+@functools.lru_cache(maxsize=None)
+def _choice_map(machine, collective):
+    """The map of one machine and collective (every node count of the panel), computed once."""
+    return nccl_choice_map(collective, collective_system(**MACHINES[machine]), nodes=CHOICE_NODES,
+                           size_bytes=CHOICE_SIZES_BYTES)
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    """What :class:`NcclChoicePanel` shows: a choice map and the node count picked.
+
+    Attributes
+    ----------
+    machine : str
+        Key of :data:`MACHINES`.
+    choice_map : interconnect_lab.collectives.ChoiceMap
+        What NCCL runs over sizes and :data:`CHOICE_NODES`.
+    nodes : int
+        The node count picked.
+    """
+
+    machine: str
+    choice_map: object
+    nodes: int
+
+
+class NcclChoicePanel(Panel):
+    """Machine, collective and node count → what NCCL runs at every message size, and its busbw.
+
+    Left, the map of :func:`interconnect_lab.collectives.nccl_choice_map` over
+    :data:`CHOICE_NODES`: the algorithm (colour) and protocol (hatch) NCCL's tuner
+    picks at each size and node count. Right, the busbw at the picked node count,
+    with the crossovers marked and the rates it is measured against. Moving the node
+    count only moves the outline and the right-hand curve (the fast path).
 
     Parameters
     ----------
+    machine : str
+        One of :data:`MACHINES`.
+    collective : str
+        One of :data:`CHOICE_COLLECTIVES`.
     nodes : int
-        One of ``NODE_OPTIONS``.
-    gpus_per_node : int
-        One of ``GPUS_PER_NODE_OPTIONS``.
-    scale_up : str
-        Catalog name of the NVLink generation inside a node.
-    network : str
-        Catalog name of each GPU's network port (InfiniBand or Ethernet).
-    size_bytes : float
-        The marked message size, one of the values of ``SIZE_OPTIONS`` [B].
+        One of :data:`CHOICE_NODES`.
     """
 
-    LABELS = ("flat ring (network only)", "hierarchical, ring across nodes", "hierarchical, tree across nodes",
-              "hierarchical, SHARP across nodes")
-    #: The rendered book's grid: a few of each.
-    static_grid = {"nodes": (2, 16, 512), "gpus_per_node": (8, 72), "scale_up": ("NVLink 4", "NVLink 5"),
-                   "network": ("InfiniBand NDR", "Ethernet 400G"), "size_bytes": tuple(2.0**k for k in (20, 24, 28, 33))}
-
-    def __init__(self, *, nodes=16, gpus_per_node=8, scale_up="NVLink 4", network="InfiniBand NDR",
-                 size_bytes=2.0**28):
+    def __init__(self, *, machine="8 H100 per node, InfiniBand NDR", collective="all_reduce", nodes=16):
         self.controls = {
-            "nodes": widgets.SelectionSlider(options=NODE_OPTIONS, value=nodes, description="nodes",
-                                             **_SLIDER),
-            "gpus_per_node": widgets.SelectionSlider(options=GPUS_PER_NODE_OPTIONS, value=gpus_per_node,
-                                                     description="GPUs per node", **_SLIDER),
-            "scale_up": widgets.Dropdown(options=panel_links(("NVLink",)), value=scale_up,
-                                         description="inside a node", **_CONTROL),
-            "network": widgets.Dropdown(options=panel_links(_NETWORK_FAMILIES), value=network,
-                                        description="network port per GPU", **_CONTROL),
-            "size_bytes": widgets.SelectionSlider(options=SIZE_OPTIONS, value=size_bytes,
-                                                  description="message size S", **_SLIDER),
+            "machine": widgets.Dropdown(options=list(MACHINES), value=machine, description="machine", **_CONTROL),
+            "collective": widgets.Dropdown(options=[(c.replace("_", "-"), c) for c in CHOICE_COLLECTIVES],
+                                           value=collective, description="collective", **_CONTROL),
+            "nodes": widgets.SelectionSlider(options=CHOICE_NODES, value=nodes, description="nodes", **_SLIDER),
         }
-        super().__init__()
+        super().__init__(figure_size_in=(9.0, 4.8), subplots={"ncols": 2})
 
-    def compute(self, *, nodes, gpus_per_node, scale_up, network, size_bytes):
-        across = link_parameters(catalog.link(network))
-        n_ranks = nodes * gpus_per_node
-        cases = _hierarchical_cases(scale_up, network, gpus_per_node)
-        curves, points = {}, {}
-        for label, (algorithm, parameters, options) in cases.items():
-            curves[label] = collective_performance("all_reduce", CURVE_SIZES_BYTES, n_ranks, algorithm=algorithm,
-                                                   **parameters, **options)
-            points[label] = collective_performance("all_reduce", size_bytes, n_ranks, algorithm=algorithm,
-                                                   **parameters, **options)
-        time_limits, busbw_top = _hierarchical_extents()
-        return Sweep(collective="all_reduce", curves=curves, points=points, size_bytes=size_bytes,
-                     link_bandwidth_bytes_per_s=across["bandwidth_bytes_per_s"], efficiency=across["efficiency"],
-                     crossover_bytes=math.inf,
-                     title=f"all-reduce on {nodes} × {gpus_per_node} GPUs",
-                     time_limits_us=time_limits, busbw_top_gb_per_s=busbw_top)
+    def compute(self, *, machine, collective, nodes):
+        return ChoiceView(machine=machine, choice_map=_choice_map(machine, collective), nodes=nodes)
 
-    def describe(self, sweep):
-        flat = sweep.points["flat ring (network only)"]
-        two_level = sweep.points["hierarchical, ring across nodes"]
-        return (self._describe_points(sweep) + f" Hierarchical (ring) is "
-                f"<b>{flat.time_s / two_level.time_s:.1f}×</b> faster than the flat ring here.")
+    def describe(self, view):
+        choice_map, nodes = view.choice_map, view.nodes
+        system = choice_map.system.with_nodes(nodes)
+        name = choice_map.collective.replace("_", "-")
+        segments = choice_map.segments(nodes)
+        if not segments:
+            return f"On <b>1 GPU</b> there is nothing to exchange: NCCL copies the buffer in place."
+        runs = [f"<b>{choice_label(a, p)}</b>" + (f" up to {format_bytes(high)}" if k < len(segments) - 1 else
+                                                 f" from {format_bytes(low)}" if k else " at every size")
+                for k, (a, p, low, high) in enumerate(segments)]
+        index = choice_map.row(nodes)
+        top = float(choice_map.bus_bandwidth_bytes_per_s[index, -1]) / u.GB_per_s
+        limits = choice_map.bus_bandwidth_limits(nodes)
+        bounds = []
+        if "nvlink" in limits:
+            bounds.append(f"one GPU's NVLink {limits['nvlink'] / u.GB_per_s:,.0f} GB/s")
+        if "ports" in limits:
+            what = "the node's ports" if choice_map.collective not in ("all_to_all", "send_recv") \
+                else "one GPU's port × N/(N−1)"
+            bounds.append(f"{what} {limits['ports'] / u.GB_per_s:,.0f} GB/s")
+        return (f"{name} on <b>{nodes:,} × {system.gpus_per_node} GPUs</b> ({system.ranks:,} ranks): NCCL runs "
+                + ", then ".join(runs) + f". busbw at {format_bytes(choice_map.size_bytes[-1], binary=True)}: "
+                f"<b>{top:,.0f} GB/s</b> ({'; '.join(bounds)}).")
+
+    def _frame_key(self, view):
+        return (view.machine, view.choice_map.collective)
+
+    @styled
+    def draw(self, view):
+        nccl_choice_plot(view.choice_map, view.nodes, axes=self.axes)
+        self._frame = self._frame_key(view)
+
+    def redraw(self, view):
+        if self._frame_key(view) != self._frame:
+            return None
+        return update_nccl_choice_plot(self.axes, view.choice_map, view.nodes)

@@ -4,6 +4,7 @@ and time against message size, and a collective's data moving step by step.
 
 import math
 
+import matplotlib.colors
 import numpy as np
 import pytest
 from hypothesis import strategies as st
@@ -13,7 +14,9 @@ pytest.importorskip("matplotlib")
 from interconnect_lab import catalog, collectives as c, units as u
 from interconnect_lab.collectives import reference as ref
 from interconnect_lab.plotting.collectives import (
-    bus_bandwidth_scaling_plot, collective_time_plot, crossover_plot,
+    ALGORITHM_COLORS, PROTOCOL_STYLES, _gb_label, bus_bandwidth_scaling_plot, candidates_plot, choice_label,
+    collective_time_plot, crossover_plot, grouped_bandwidth_plot, measured_sweep_plot, nccl_choice_plot,
+    reproduction_ratio_plot, update_nccl_choice_plot,
 )
 
 NVLINK4 = 450e9
@@ -113,3 +116,110 @@ def test_steps_plot_has_one_panel_per_state():
     arrows = [t for t in visible[1].texts if isinstance(t, Annotation)]
     assert len(visible[1].texts) - len(arrows) == 16  # one count per (rank, chunk)
     assert len(arrows) == len(run.transfers_at(0)) == 4
+
+
+CHOICES = c.nccl_choice_map("all_reduce", c.collective_system("H100 SXM"), nodes=(1, 2, 16),
+                            size_bytes=2.0 ** np.arange(3.0, 35.0))
+
+
+def test_choice_plot_draws_one_bar_per_stretch_coloured_and_hatched_as_its_choice():
+    map_ax, busbw_ax = nccl_choice_plot(CHOICES, 2)
+    bars = [p for p in map_ax.patches if p.get_gid() != "row"]
+    segments = [s for n in CHOICES.nodes for s in CHOICES.segments(n)]
+    assert len(bars) == len(segments)
+    for bar, (algorithm, protocol, low, high) in zip(bars, segments):
+        assert bar.get_x() == pytest.approx(low) and bar.get_x() + bar.get_width() == pytest.approx(high)
+        assert (bar.get_hatch() or "") == PROTOCOL_STYLES[protocol][0]
+        assert np.allclose(bar.get_facecolor()[:3], matplotlib.colors.to_rgb(ALGORITHM_COLORS[algorithm]))
+    assert map_ax.get_xlabel() == "message size S [B]" and "nodes" in map_ax.get_ylabel()
+    assert busbw_ax.get_ylabel() == "bus bandwidth [GB/s]" and busbw_ax.get_yscale() == "log"
+    labels = [t.get_text() for t in map_ax.get_legend().get_texts()]
+    assert {"ring", "tree", "NVLS", "NVLSTree"} <= set(labels)
+
+
+def test_choice_plot_moves_to_another_node_count_in_place():
+    axes = nccl_choice_plot(CHOICES, 2)
+    changed = update_nccl_choice_plot(axes, CHOICES, 16)
+    row = next(p for p in axes[0].patches if p.get_gid() == "row")
+    assert row in changed and row.get_y() < 16 < row.get_y() + row.get_height()
+    shown = [line.get_xdata()[0] for line in axes[1].get_lines()
+             if (line.get_gid() or "").startswith("crossover:") and line.get_visible()]
+    assert shown == [x.size_bytes for x in CHOICES.crossovers_at(16)]
+    assert choice_label("nvls_tree", "Simple") == "NVLSTree Simple"
+    limits = {line.get_gid(): line.get_ydata()[0] for line in axes[1].get_lines()
+              if (line.get_gid() or "").startswith("limit:")}
+    assert limits["limit:ports"] == pytest.approx(400.0)
+    assert axes[1].get_title(loc="left") == "busbw on 16 × 8 GPUs"
+    with pytest.raises(ValueError, match="rows are"):
+        nccl_choice_plot(CHOICES, 4)
+
+
+SWEEP = c.nccl_collective("all_reduce", 2.0 ** np.arange(3.0, 34.0), c.collective_system("H100 SXM", nodes=2))
+
+
+def test_candidates_plot_draws_every_available_candidate_and_marks_the_changes():
+    ax = candidates_plot(SWEEP)
+    available = [x for x in SWEEP.candidates if np.all(np.isfinite(x.time_s))]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0] == "what NCCL runs" and len(labels) == len(available) + 1
+    thick = ax.get_lines()[0]
+    assert np.allclose(thick.get_ydata(), SWEEP.bus_bandwidth_bytes_per_s / u.GB_per_s)
+    changes = int(np.sum((SWEEP.algorithm[1:] != SWEEP.algorithm[:-1]) | (SWEEP.protocol[1:] != SWEEP.protocol[:-1])))
+    assert len(ax.texts) == changes and all(t.get_text().startswith("→ ") for t in ax.texts)
+    assert ax.get_ylabel() == "bus bandwidth [GB/s]" and ax.get_xlabel() == "message size S [B]"
+    relative = candidates_plot(SWEEP, relative=True)
+    ratios = np.concatenate([line.get_ydata() for line in relative.get_lines()
+                             if len(line.get_xdata()) == SWEEP.size_bytes.size])
+    assert np.nanmin(ratios) == pytest.approx(1.0, rel=0.02)
+    with pytest.raises(ValueError, match="1-D array"):
+        candidates_plot(c.nccl_collective("all_reduce", 1e6, c.collective_system("H100 SXM")))
+
+
+def test_grouped_bandwidth_plot_draws_gb_per_s_and_the_limits():
+    ax = grouped_bandwidth_plot(["a", "b"], {"measured": [1e11, 2e11], "model": [1.1e11, 1.9e11],
+                                             "hypothetical two-level": [2e11, 3e11]},
+                                limits=[1.5e11, 2.5e11], limit_label="ports")
+    widths = sorted(round(p.get_width()) for p in ax.patches)
+    assert widths == [100, 110, 190, 200, 200, 300]
+    assert any(p.get_hatch() for p in ax.patches)
+    assert ax.get_xlabel() == "bus bandwidth [GB/s]"
+    assert "ports" in [t.get_text() for t in ax.get_legend().get_texts()]
+    with pytest.raises(ValueError, match="one bandwidth per label"):
+        grouped_bandwidth_plot(["a"], {"measured": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="one rate per label"):
+        grouped_bandwidth_plot(["a"], {"measured": [1.0]}, limits=[1.0, 2.0])
+
+
+def test_measured_sweep_plot_shades_the_bands_and_draws_both():
+    sizes = SWEEP.size_bytes
+    ax = measured_sweep_plot(sizes, SWEEP.bus_bandwidth_bytes_per_s * 0.8, SWEEP,
+                             bands=[("small", (1.0, 65536.0)), ("mid", (2**20, 2**26)), ("large", (2**28, 1e30))])
+    assert len(ax.patches) == 2
+    measured = [line for line in ax.get_lines() if line.get_marker() == "o"][0]
+    assert np.allclose(measured.get_ydata(), SWEEP.bus_bandwidth_bytes_per_s * 0.8 / u.GB_per_s)
+    assert ax.get_yscale() == "log" and ax.get_ylabel() == "bus bandwidth [GB/s]"
+    with pytest.raises(ValueError, match="equally long"):
+        measured_sweep_plot(sizes[:3], [1.0, 2.0, 3.0], SWEEP)
+
+
+def test_reproduction_ratio_plot_marks_the_median_of_each_band():
+    ax = reproduction_ratio_plot(["large", "large", "mid"], [1.0, 1.2, 2.0], ["dev", "val", "dev"])
+    medians = [line.get_ydata()[0] for line in ax.get_lines() if line.get_linewidth() == 2.5]
+    assert medians == [pytest.approx(1.1), pytest.approx(2.0)]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["large", "mid"]
+    with pytest.raises(ValueError, match="positive"):
+        reproduction_ratio_plot(["large"], [0.0], ["dev"])
+    with pytest.raises(ValueError, match="one value per row"):
+        reproduction_ratio_plot(["large"], [1.0, 2.0], ["dev"])
+
+
+def test_scaling_plot_groups_measured_points_by_label():
+    ax = bus_bandwidth_scaling_plot([2, 4, 8], {"model": [1e11, 2e11, 3e11]}, xlabel="GPUs",
+                                    measured=[("run", 2, 1e11), ("run", 4, 2e11), ("other", 8, 3e11, "#000000")])
+    runs = [line for line in ax.get_lines() if line.get_label().startswith("measured")]
+    assert [line.get_label() for line in runs] == ["measured: run", "measured: other"]
+    assert list(runs[0].get_xdata()) == [2, 4]
+
+
+def test_bandwidth_ticks_are_plain_numbers():
+    assert [_gb_label(v) for v in (0.0001, 0.01, 1.0, 1000.0)] == ["0.0001", "0.01", "1", "1,000"]

@@ -12,12 +12,14 @@ pytest.importorskip("ipywidgets")
 from PIL import Image
 
 from interconnect_lab import catalog, collectives as c, units as u
+from interconnect_lab.plotting.collectives import choice_label
 from interconnect_lab.widgets.collectives import (
-    CURVE_SIZES_BYTES, CollectivePanel, HierarchicalAllReducePanel, compared_algorithms, panel_links,
+    CHOICE_NODES, CHOICE_SIZES_BYTES, CURVE_SIZES_BYTES, MACHINES, CollectivePanel, NcclChoicePanel,
+    compared_algorithms, panel_links,
 )
 
 
-PANELS = (CollectivePanel, HierarchicalAllReducePanel)
+PANELS = (CollectivePanel, NcclChoicePanel)
 
 
 def pixels(png):
@@ -45,21 +47,38 @@ def test_collective_panel_initial_state_matches_the_model():
     assert f"ring {u.format_time(ring.time_s)}" in panel.readout.value
 
 
-def test_hierarchical_panel_initial_state_matches_the_model():
-    panel = HierarchicalAllReducePanel(nodes=16, gpus_per_node=8, scale_up="NVLink 4",
-                                       network="InfiniBand NDR", size_bytes=2.0**28)
-    points = panel.result.points
-    inside = c.link_parameters(catalog.link("NVLink 4"))
-    across = c.link_parameters(catalog.link("InfiniBand NDR"))
-    flat = c.collective_performance("all_reduce", 2.0**28, 128, **across)
-    hierarchical = c.collective_performance(
-        "all_reduce", 2.0**28, 128, algorithm="hierarchical", **inside, ranks_per_node=8,
-        network_bandwidth_bytes_per_s=across["bandwidth_bytes_per_s"], network_latency_s=across["latency_s"],
-        network_efficiency=across["efficiency"], network_algorithm="ring")
-    assert points["flat ring (network only)"] == flat
-    assert points["hierarchical, ring across nodes"] == hierarchical
-    assert "hierarchical, SHARP across nodes" in points
-    assert f"{flat.time_s / hierarchical.time_s:.1f}×" in panel.readout.value
+def test_nccl_panel_shows_the_choice_map_of_its_machine():
+    panel = NcclChoicePanel(machine="8 H100 per node, InfiniBand NDR", collective="all_gather", nodes=2)
+    view = panel.result
+    expected = c.nccl_choice_map("all_gather", c.collective_system("H100 SXM", network="InfiniBand NDR"),
+                                 nodes=CHOICE_NODES, size_bytes=CHOICE_SIZES_BYTES)
+    assert view.nodes == 2 and view.choice_map.nodes == expected.nodes
+    assert np.array_equal(view.choice_map.bus_bandwidth_bytes_per_s, expected.bus_bandwidth_bytes_per_s)
+    assert view.choice_map.crossovers == expected.crossovers
+    # the readout names every stretch of the row, its boundaries and the busbw at the largest size
+    for algorithm, protocol, low, high in expected.segments(2):
+        assert choice_label(algorithm, protocol) in panel.readout.value
+    for crossover in expected.crossovers_at(2):
+        assert u.format_bytes(crossover.size_bytes) in panel.readout.value
+    top = expected.bus_bandwidth_bytes_per_s[expected.row(2), -1] / u.GB_per_s
+    assert f"{top:,.0f} GB/s" in panel.readout.value
+    # the figure: the right-hand curve is the row's busbw, the crossovers are drawn where the model puts them
+    lines = {line.get_gid(): line for line in panel.axes[1].get_lines() if line.get_gid()}
+    drawn = np.concatenate([line.get_ydata() for gid, line in lines.items() if gid.startswith("busbw:")])
+    row = expected.bus_bandwidth_bytes_per_s[expected.row(2)] / u.GB_per_s
+    assert set(np.round(drawn[np.isfinite(drawn)], 9)) == set(np.round(row, 9))
+    shown = sorted(line.get_xdata()[0] for gid, line in lines.items()
+                   if gid.startswith("crossover:") and line.get_visible())
+    assert shown == [x.size_bytes for x in expected.crossovers_at(2)]
+
+
+def test_nccl_panel_machines_build_and_one_gpu_says_nothing_to_exchange():
+    for machine in MACHINES:
+        assert c.collective_system(**MACHINES[machine]).gpus_per_node in (1, 8, 72)
+    panel = NcclChoicePanel(machine="1 H100 per node, InfiniBand NDR", collective="all_gather", nodes=1)
+    assert "nothing to exchange" in panel.readout.value
+    panel.controls["nodes"].value = 16
+    assert choice_label("pat", "Simple") in panel.readout.value
 
 
 @pytest.mark.parametrize("cls", PANELS, ids=lambda cls: cls.__name__)
@@ -88,9 +107,18 @@ def test_fast_redraw_shows_what_a_full_draw_shows(cls):
         assert differing < 0.005, f"{name}: {differing:.2%} of the pixels differ from a full draw"
 
 
-@pytest.mark.parametrize("cls", [CollectivePanel, HierarchicalAllReducePanel])
-def test_every_control_takes_the_fast_path(cls):
-    panel = cls()
+def test_nccl_panel_node_count_takes_the_fast_path():
+    panel = NcclChoicePanel()
+    row = next(p for p in panel.axes[0].patches if p.get_gid() == "row")
+    for nodes in (CHOICE_NODES[0], CHOICE_NODES[-1]):
+        panel.controls["nodes"].value = nodes
+        assert next(p for p in panel.axes[0].patches if p.get_gid() == "row") is row
+    panel.controls["collective"].value = "all_to_all"
+    assert next(p for p in panel.axes[0].patches if p.get_gid() == "row") is not row
+
+
+def test_every_collective_panel_control_takes_the_fast_path():
+    panel = CollectivePanel()
     lines = panel._curve_lines[0]
     limits = [ax.get_ylim() for ax in panel.axes]
     for name, control in panel.controls.items():
@@ -100,14 +128,13 @@ def test_every_control_takes_the_fast_path(cls):
             assert panel._curve_lines[0] is lines, f"{name} = {value!r} redrew the figure from scratch"
     assert [ax.get_ylim() for ax in panel.axes] == limits
     # what a choice cannot show is hidden, not left over from the previous choice
-    if cls is CollectivePanel:
-        panel.controls["link"].value = "Ethernet 400G"
+    panel.controls["link"].value = "Ethernet 400G"
     shown = {label for label, line in lines.items() if line.get_visible()}
     assert shown == set(panel.result.curves)
 
 
 def test_output_widget_holds_the_current_figure():
-    panel = HierarchicalAllReducePanel()
+    panel = NcclChoicePanel()
     panel.controls["nodes"].value = 64
     (output,) = panel.output.outputs
     assert base64.b64decode(output["data"]["image/png"]) == panel.png()

@@ -15,6 +15,24 @@ def _hdr():
     return collectives.link_parameters(catalog.link("InfiniBand HDR"))
 
 
+def _four_ports():
+    """Two nodes of 8 H100 reaching the network through 4 ports of 200 Gb/s each (like GCP's A3 High)."""
+    return collectives.collective_system("H100 SXM", nodes=2, network="Ethernet 200G", nics_per_node=4)
+
+
+def _small_choice():
+    result = collectives.nccl_collective("all_reduce", 8 * u.KiB, collectives.collective_system("H100 SXM", nodes=16))
+    return {("ring", "LL"): "a", ("tree", "LL"): "b", ("nvls_tree", "Simple"): "c"}[(result.algorithm, result.protocol)]
+
+
+def _ports_bound():
+    system = _four_ports()
+    busbw = collectives.nccl_collective("all_gather", 8 * u.GiB, system).bus_bandwidth_bytes_per_s
+    ports = system.nics_per_node * system.nic_bytes_per_s
+    one_port = system.nic_bytes_per_s
+    return "b" if one_port < busbw <= ports < system.nvlink_bytes_per_s else "a"
+
+
 ENTRIES = [
     numeric("ch7.ex1", "algbw from a measurement",
             "An `all_reduce_perf` row on 8 GPUs reads 1,073,741,824 bytes in 5,600 µs. What is its algbw?",
@@ -34,6 +52,19 @@ ENTRIES = [
             "faster than the tree?",
             lambda: collectives.crossover_size("all_reduce", 128, **_hdr()), unit="MiB", scale=u.MiB,
             hint="`collectives.crossover_size`; the tree pays log n latencies, the ring n."),
+    numeric("ch7.ex5", "An all-gather through four ports",
+            "Two nodes of 8 H100 reach the network through 4 ports of 200 Gb/s each (`collective_system(\"H100 SXM\", "
+            "nodes=2, network=\"Ethernet 200G\", nics_per_node=4)`). What busbw does NCCL's model give an 8 GiB "
+            "all-gather?",
+            lambda: collectives.nccl_collective("all_gather", 8 * u.GiB, _four_ports()).bus_bandwidth_bytes_per_s,
+            unit="GB/s", scale=u.GB_per_s,
+            hint="A ring through every GPU: the node's ports together carry as much as one GPU's NVLink."),
+    numeric("ch7.ex6", "All-to-all across two nodes",
+            "What busbw does the model give an 8 GiB all-to-all on 2 nodes of 8 H100, one InfiniBand NDR port per "
+            "GPU?",
+            lambda: collectives.nccl_collective("all_to_all", 8 * u.GiB, collectives.collective_system(
+                "H100 SXM", nodes=2)).bus_bandwidth_bytes_per_s, unit="GB/s", scale=u.GB_per_s,
+            hint="One port per cross-node pair: busbw tends to N/(N-1) times one GPU's port."),
     choice("ch7.q1", "All-reduce, decomposed",
            "An all-reduce is the same as ...",
            ["a reduce followed by a broadcast, always the fastest way", "a reduce-scatter followed by an "
@@ -43,16 +74,17 @@ ENTRIES = [
            ["1", "(n − 1)/n", "2 (n − 1)/n"],
            lambda: "c" if abs(collectives.bus_bandwidth_factor("all_reduce", 16) - 2 * 15 / 16) < 1e-12 else "b",
            hint="busbw is comparable with the link rate whatever n is."),
-    choice("ch7.q3", "Small messages at scale",
-           "An 8 KiB all-reduce over 128 ranks on InfiniBand HDR: which is faster in the model?",
-           ["the ring", "the tree"],
-           lambda: pick(collectives.all_reduce_time(8 * u.KiB, 128, algorithm="ring", **_hdr())
-                         < collectives.all_reduce_time(8 * u.KiB, 128, algorithm="tree", **_hdr())),
-           hint="For small messages the latency term decides."),
-    choice("ch7.q4", "Broadcast's factor",
-           "nccl-tests' busbw factor for a broadcast is ...",
-           ["1", "(n − 1)/n", "2 (n − 1)/n"],
-           lambda: "a" if collectives.bus_bandwidth_factor("broadcast", 16) == 1 else "b"),
+    choice("ch7.q3", "What NCCL runs for small messages",
+           "An 8 KiB all-reduce on 16 nodes of 8 H100, one InfiniBand NDR port per GPU: which algorithm and "
+           "protocol does NCCL's cost model (`collectives.nccl_collective`) pick?",
+           ["the ring with LL", "the tree with LL", "NVLSTree with Simple"], _small_choice,
+           hint="For small messages the latency decides; the ring's grows with every rank, the tree's with log2 of "
+                "the nodes."),
+    choice("ch7.q4", "What bounds an all-gather across nodes",
+           "Without SHARP, the busbw of a large all-gather across nodes of 8 GPUs is bounded by ...",
+           ["one GPU's network port", "all the network ports of a node together (or one GPU's NVLink, if lower)",
+            "nothing but NVLink: a two-level all-gather halves the network traffic"], _ports_bound,
+           hint="NCCL runs one ring through every GPU; each channel enters and leaves each node once."),
     numeric("ch7.q5", "All-gather's factor",
             "What is nccl-tests' busbw factor for an all-gather over 16 ranks?",
             lambda: collectives.bus_bandwidth_factor("all_gather", 16), unit="(dimensionless)", rtol=0.002),
