@@ -179,14 +179,17 @@ def _nvls(system):
     """NVLS groups: one per GPU of the domain (at most 32), all pulled evenly.
 
     The NVLink side runs at the speed one domain's search finds; across
-    domains each group's head also sends through one port, at the port's
-    listed speed (its ``bwInter``), two groups per port at most where a port
-    carries two.
+    domains each group's head also sends through a port of its own, at the
+    port's listed speed (its ``bwInter``), so there are no more groups than
+    ports: NCCL's search gives each NVLS channel a NIC no other head uses
+    (``ncclTopoSearchRecNet``, ``graph->nChannels < netCount``).
     """
     if system.architecture not in ("hopper", "blackwell") or not system.nvswitch or system.gpus_per_node < 2:
         return None
     domain = dataclasses.replace(system, nodes=1)
     heads = min(tuning.MAX_NVLS_ARITY, system.gpus_per_node)
+    if system.nodes > 1:
+        heads = min(heads, system.nics_per_node)
     channels, speed, _ = _search(domain, ring=False, min_channels=heads, max_channels=heads)
     if system.nodes == 1:
         inter = _raise_within(domain, speed, 2 * speed, channels, lambda s, n: True)

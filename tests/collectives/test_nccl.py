@@ -4,6 +4,7 @@ Published values come from NCCL's maintainers (nccl-tests issues #212, #130, #11
 nccl issue #812); identities and limits from NCCL's source at commit 5067397c.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -72,6 +73,21 @@ def test_nvls_needs_nvswitch_and_sharp_across_nodes():
         nccl_collective("all_reduce", u.GiB, A100_HDR, algorithm="nvls")
     with pytest.raises(ValueError, match="NVLS across nodes needs SHARP"):
         nccl_collective("all_reduce", u.GiB, H100.with_nodes(4), algorithm="nvls")
+
+
+def test_nvls_tree_has_one_group_per_port_and_needs_two():
+    # ncclTopoSearchRecNet gives each NVLS head a NIC of its own; tuning.cc skips NVLS with
+    # fewer than two channels.
+    def on(ports):
+        return dataclasses.replace(H100.with_nodes(16), nics_per_node=ports)
+
+    assert search_graphs(on(8)).nvls.channels == 8 and search_graphs(on(4)).nvls.channels == 4
+    eight, four = (nccl_collective("all_reduce", u.GiB, on(n), algorithm="nvls_tree").bus_bandwidth_bytes_per_s
+                   for n in (8, 4))
+    assert 0.45 * eight < four < 0.55 * eight   # half the ports, about half the bandwidth
+    with pytest.raises(ValueError, match="no bandwidth"):
+        nccl_collective("all_reduce", u.GiB, on(1), algorithm="nvls_tree")
+    assert nccl_collective("all_reduce", u.GiB, on(1)).algorithm != "nvls_tree"
 
 
 def test_unknown_names_list_the_valid_ones():
