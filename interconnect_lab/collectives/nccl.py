@@ -468,7 +468,9 @@ class Candidate:
     algorithm, protocol : str
         The pair.
     time_s : float or numpy.ndarray
-        NCCL's estimate [s]; infinite where it cannot run.
+        The modelled time [s], infinite where it cannot run. NCCL chooses by its
+        own estimate, which leaves out the channel share (see the module
+        docstring), so the chosen pair need not have the least ``time_s``.
     verdict : str
         ``"chosen"``, ``"slower"`` or why NCCL would not run it here (for an array
         of sizes, ``"chosen"`` if it wins at any size).
