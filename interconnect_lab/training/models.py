@@ -299,7 +299,7 @@ class Recomputation:
 #: block checkpointed whole) and "every other matmul" (selective_ac_option "op": matmul outputs
 #: saved but every second one, attention kernels and collectives saved, the element-wise ops rerun).
 #: The step model charges each policy what it reruns at the forward pass's cost, less each block's
-#: MLP output projection where the stack's checkpoint stops early (``Software.recompute_early_stop``,
+#: MLP output projection where the stack's checkpoint stops early (``Software.checkpoint`` "early stop",
 #: PyTorch's non-reentrant checkpoint since 2.1: torchtitan's measured cost is then matched). Where
 #: whole blocks are rerun (Megatron-LM, PyTorch 1.13) the published runs paid less (MosaicML,
 #: Korthikanti et al.; chapter 8), so read that charge as an upper bound.

@@ -20,8 +20,9 @@ from .models import (
 )
 from .hardware import (
     EAGER_ADAMW_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_RMSNORM_BYTES, EAGER_ROTARY_BYTES,
-    GRADIENT_CLIP_BYTES, GRADIENT_NORM_BYTES, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, Software, attention_share,
+    GRADIENT_CLIP_BYTES, GRADIENT_NORM_BYTES, FLASH_ATTENTION_BACKWARD_FLOPS, Cluster, Efficiencies, attention_share,
 )
+from .stack import Software
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, transformer_model,
 )
@@ -141,10 +142,10 @@ def _data_parallel_units(software, params, layers, d):
     overlap reduces its one contiguous gradient buffer after the backward pass.
     """
     layers = np.asarray(layers, dtype=float)
-    if not software.data_parallel_overlap:
+    if software.overlap.data_parallel == "none":
         return np.ones_like(layers)
-    if software.bucket_parameters or software.bucket_parameters_per_rank:
-        bucket = np.maximum(software.bucket_parameters, software.bucket_parameters_per_rank * np.asarray(d, float))
+    if software.overlap.data_parallel == "buckets":
+        bucket = np.maximum(software.overlap.bucket_parameters, software.overlap.bucket_parameters_per_rank * np.asarray(d, float))
         return np.ceil(params / bucket)
     return layers
 
@@ -177,7 +178,7 @@ def _activation_bytes_per_layer(model, software, recompute, t, c, b, sp):
         return 0.5 * sum(_activation_bytes_per_layer(model, software, policy, t, c, b, sp)
                          for policy in ("full", "none"))
     sharded_tokens = tokens / t
-    if recompute == "every other matmul" and software.flash_attention:
+    if recompute == "every other matmul" and software.kernels.fused_attention:
         matmul_outputs = 2 * (sharded_tokens * (h + 2 * kv + (model.mlp_matrices - 1) * f)
                               + 2 * tokens * h / replicated)          # QKV, MLP in; both output projections
         return (2 * tokens * h / replicated                            # the layer's input
@@ -188,7 +189,7 @@ def _activation_bytes_per_layer(model, software, recompute, t, c, b, sp):
                  + 2 * sharded_tokens * h                                     # output projection input
                  + mask * tokens * h / replicated)                            # dropout mask
     scores = a * tokens * model.attended_tokens / t * (2 + (3 * mask))      # softmax out, mask, dropout out
-    if software.flash_attention:
+    if software.kernels.fused_attention:
         scores = 2 * sharded_tokens * h + 4 * a * sharded_tokens              # output and FP32 log-sum-exp
     elif recompute == "selective":
         scores = 0.0
@@ -249,8 +250,8 @@ def _memory(model, cluster, software, efficiencies, recompute, zero_stage, t, p,
             uneven_pipeline=False):
     """``shard``: the data-parallel GPUs ZeRO partitions over (all d, or a hybrid shard group)."""
     params = _stage_parameters(model, t, p, v, uneven_pipeline)
-    weights = params * software.parameter_bytes / np.where(zero_stage >= 3, shard, 1)
-    gradients = params * software.gradient_bytes / np.where(zero_stage >= 2, shard, 1)
+    weights = params * software.precision.parameter_bytes / np.where(zero_stage >= 3, shard, 1)
+    gradients = params * software.precision.gradient_bytes / np.where(zero_stage >= 2, shard, 1)
     optimizer = params * efficiencies.optimizer_state_bytes_per_parameter / np.where(zero_stage >= 1, shard, 1)
     per_layer = _activation_bytes_per_layer(model, software, recompute, t, c, b, sp)
     in_flight = np.minimum(m, p)                           # 1F1B: the first stage holds p microbatches
@@ -508,7 +509,7 @@ def _precision_speedup(software, gpu):
     The ratio of the best measured rates (:func:`interconnect_lab.matmul.best_rate`):
     1.74 on an H100, where the peaks say 2.
     """
-    if software.gemm_precision == "bf16":
+    if software.kernels.gemm_precision == "bf16":
         return 1.0
     if gpu.fp8_flop_per_s is None:
         raise ValueError(f"software {software.name!r} runs its GEMMs in FP8, which the {gpu.name} does not "
@@ -551,7 +552,7 @@ def _stops_early(software, share):
     """Whether a policy's recomputation stops before the block's last GEMM (``Software.recompute_early_stop``):
     only policies that checkpoint whole blocks rerun it at all."""
     whole_blocks = share.projections > 0 and share.projections == share.attention == share.elementwise
-    return software.recompute_early_stop and whole_blocks
+    return (software.checkpoint == "early stop") and whole_blocks
 
 
 def _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream, hbm_rate):
@@ -565,7 +566,7 @@ def _eager_elementwise_s(model, software, tokens, t, replicated, blocks, stream,
     ``fused_norm_activation``, and for the parts a model does not have
     (LayerNorm, learned positions, a two-matrix MLP).
     """
-    if not software.eager_elementwise or software.fused_norm_activation:
+    if software.kernels.elementwise != "eager":
         return 0.0, 0.0
     h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
     forward = backward = 0.0
@@ -595,26 +596,26 @@ def _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t, c,
     # FlashAttention skips the tiles a causal mask hides, so it executes about half the
     # score and attention x V FLOPs that the FLOP conventions count (a sliding window
     # already keeps only the keys each query sees); materialised scores are computed whole.
-    executed_keys = w / 2 if software.flash_attention and model.attention_window is None else w
+    executed_keys = w / 2 if software.kernels.fused_attention and model.attention_window is None else w
     core_flops = tokens * 4 * executed_keys * h / t                      # scores and attention x V
-    blocks = 1 if software.parallel_block else 2
+    blocks = 1 if software.kernels.parallel_block else 2
     mask = 1.0 if model.dropout else 0.0
     # The residual stream is FP32 when the weights are (it starts at the FP32 embedding):
     # a norm reads it (and writes 2 B), an add reads it and a 2 B branch and writes it.
-    stream = _FP32_BYTES if software.fp32_weights else 2
-    norm_bytes = 0.0 if software.fused_norm_activation else blocks * (stream + 2) * tokens * h / replicated
+    stream = _FP32_BYTES if software.precision.fp32_weights else 2
+    norm_bytes = 0.0 if (software.kernels.elementwise == "fused") else blocks * (stream + 2) * tokens * h / replicated
     residual_bytes = blocks * (2 * stream + 2 + mask) * tokens * h / replicated
-    activation_bytes = 0.0 if software.fused_norm_activation else (
+    activation_bytes = 0.0 if (software.kernels.elementwise == "fused") else (
         (2 * model.mlp_matrices) * tokens * f / t)                      # read 2 (or 3 gated) ... write 1 wide tensor
-    if software.flash_attention:
+    if software.kernels.fused_attention:
         core_bytes = 4 * tokens * (h + kv) / t                          # Q, K, V in, O out
     else:
         core_bytes = (8 + 5 * mask) * a * tokens * w / t                # scores written, soft-maxed, dropped, read
     attention_rate = backward_attention_rate = gemm_rate
-    if software.flash_attention:
+    if software.kernels.fused_attention:
         # Each kernel call runs a row of queries over at most the attended keys, and with context
         # parallelism over one rank's block of them (ring attention's steps).
-        share = attention_share(software.attention_kernel, cluster.gpu, np.minimum(w, s / c), model.head_dim)
+        share = attention_share(software.kernels.attention, cluster.gpu, np.minimum(w, s / c), model.head_dim)
         if share is not None:
             attention_rate = np.minimum(gemm_rate, share.forward * cluster.peak_flop_per_s)
             backward_attention_rate = np.minimum(gemm_rate, share.backward * cluster.peak_flop_per_s)
@@ -624,17 +625,17 @@ def _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t, c,
                                                              hbm_rate)
     projection_forward_s, projection_backward_s, column_weight_gradient_s, output_projection_s = _projection_gemm_s(
         model, cluster.gpu_spec, gemm_rate * _precision_speedup(software, cluster.gpu_spec), tokens, t,
-        software.gemm_precision)
+        software.kernels.gemm_precision)
     # The backward pass of the attention core: four matmuls (twice the forward's FLOPs), and
     # FlashAttention recomputes the scores first, a fifth (FLASH_ATTENTION_BACKWARD_FLOPS).
-    backward_core = FLASH_ATTENTION_BACKWARD_FLOPS if software.flash_attention else 2.0
+    backward_core = FLASH_ATTENTION_BACKWARD_FLOPS if software.kernels.fused_attention else 2.0
     backward_core_s = backward_core * core_flops / backward_attention_rate + 2 * core_bytes / hbm_rate
     # FP8 GEMMs take quantized operands: each activation entering a GEMM, and in the backward
     # pass each gradient leaving one, is read in BF16 and written as FP8 twice, row-wise and
     # column-wise (Hopper's FP8 GEMMs need the transposed copy for the other pass): 4 bytes
     # per element. Weights are quantized once per step, not per microbatch.
     quantize_forward_s = quantize_backward_s = 0.0
-    if software.gemm_precision == "fp8":
+    if software.kernels.gemm_precision == "fp8":
         inputs = tokens * (2 * h / replicated + h / t + f / t)           # QKV and MLP in (norm-fed), out-proj, MLP out
         outputs = tokens * ((h + 2 * kv) / t + h + (model.mlp_matrices - 1) * f / t + h)
         quantize_forward_s = _FP8_QUANTIZE_BYTES * inputs / hbm_rate
@@ -655,15 +656,15 @@ def _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t, c,
     # Tensor parallelism: one all-reduce of the b·s·h activations after attention and one
     # after the MLP (one in all with a parallel block), in every pass (SC21 §3.2).
     ti, ci = (np.rint(x).astype(int) for x in (t, c))
-    activation_size = software.parameter_bytes * tokens * h
+    activation_size = software.precision.parameter_bytes * tokens * h
     # forward, backward, recomputation (early stop skips the block's last all-reduce)
     passes = 2 + share.collectives * ((blocks - 1) / blocks if _stops_early(software, share) else 1.0)
     tp_ops = passes * blocks
     all_reduce_s = _collective_s("all_reduce", activation_size, ti, _group_ranks_per_node(ti, node, gpus), cluster)
     tp_comm = tp_ops * all_reduce_s
-    if software.tensor_parallel_overlap:
+    if (software.overlap.tensor_parallel == "pipelined"):
         tp_exposed = np.maximum(tp_comm / t, tp_comm - layer_gemm_s)
-    elif software.tensor_parallel_backward_overlap:
+    elif (software.overlap.tensor_parallel == "backward"):
         # The backward pass's collective at each column-parallel input (the whole all-reduce;
         # with sequence parallelism its reduce-scatter half) runs under that linear's
         # weight-gradient GEMM; one input feeds both GEMMs of a parallel block.
@@ -672,9 +673,9 @@ def _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t, c,
         tp_exposed = tp_comm - np.minimum(overlapped, gemms).sum(axis=0)
     else:
         tp_exposed = tp_comm
-    kv_size = software.parameter_bytes * 2 * b * s * kv / t           # keys and values of the whole sequence
+    kv_size = software.precision.parameter_bytes * 2 * b * s * kv / t           # keys and values of the whole sequence
     cp_comm = passes * _collective_s("all_gather", kv_size, ci, np.maximum(node // ti, 1), cluster)
-    if software.context_parallel_overlap:
+    if (software.overlap.context_parallel == "under attention"):
         cp_exposed = np.maximum(cp_comm - (3 * core_s), 0.0)          # ring attention hides it under attention
     else:
         cp_exposed = cp_comm                                            # all-gathered before attention
@@ -714,7 +715,7 @@ _FP8_QUANTIZE_BYTES = 4
 
 def _stored_weight_bytes(software):
     """Bytes per weight as the stack keeps and ZeRO gathers it: FP32 with ``fp32_weights`` [B]."""
-    return _FP32_BYTES if software.fp32_weights else software.parameter_bytes
+    return _FP32_BYTES if software.precision.fp32_weights else software.precision.parameter_bytes
 
 
 def _weight_cast_bytes(software, recompute):
@@ -726,11 +727,11 @@ def _weight_cast_bytes(software, recompute):
     gradients are reduced in fewer bytes, down again (read 4, write
     ``gradient_bytes``). Nothing without ``Software.fp32_weights``.
     """
-    if not software.fp32_weights:
+    if not software.precision.fp32_weights:
         return 0.0
     forward_passes = 1 + RECOMPUTATION[recompute].projections
-    cast = _FP32_BYTES + software.parameter_bytes                    # one cast, either way
-    reduce_cast = _FP32_BYTES + software.gradient_bytes if software.gradient_bytes < _FP32_BYTES else 0
+    cast = _FP32_BYTES + software.precision.parameter_bytes                    # one cast, either way
+    reduce_cast = _FP32_BYTES + software.precision.gradient_bytes if software.precision.gradient_bytes < _FP32_BYTES else 0
     return float(cast * forward_passes + cast + reduce_cast)
 
 
@@ -785,7 +786,7 @@ def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, reco
         return hidden_s * _collective_sms(kind, ranks, per_node, cluster, bus_per_sm, slowdown) / sms
 
     if charge_sms:
-        tp_nccl_hidden = 0.0 if software.tensor_parallel_overlap else (layer.tensor_parallel_s
+        tp_nccl_hidden = 0.0 if (software.overlap.tensor_parallel == "pipelined") else (layer.tensor_parallel_s
                                                                        - layer.tensor_parallel_exposed_s)
         layer_contention_s = (layer_contention_s
                               + held("all_reduce", tp_nccl_hidden, ti,
@@ -802,7 +803,7 @@ def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, reco
 
     # --- pipeline sends and receives --------------------------------------------------------
     pp_ranks_per_node = np.where(ti * ci * di < node, 2, 1)
-    boundary = software.parameter_bytes * tokens * h
+    boundary = software.precision.parameter_bytes * tokens * h
     scatter = software.scatter_gather | sp
     sent = np.where(scatter, boundary / t, boundary)
     transfer = _collective_s("send_recv", sent, np.where(pi > 1, 2, 1), pp_ranks_per_node, cluster)
@@ -810,7 +811,7 @@ def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, reco
                                                      _group_ranks_per_node(ti, node, np.rint(gpus).astype(int)),
                                                      cluster), 0.0)
     transfer = transfer + np.where(p > 1, regather, 0.0)
-    transfers = 2 * (p - 1) if software.pipeline_parallel_overlap else 2 * v * m
+    transfers = 2 * (p - 1) if (software.overlap.pipeline == "asynchronous") else 2 * v * m
     pipeline = np.where(p > 1, transfers * transfer, 0.0)
 
     # --- data parallelism and ZeRO -------------------------------------------------------
@@ -830,16 +831,16 @@ def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, reco
     unit_backward_window = backward_window * layers_l / units
 
     def exposed(comm_s, window_s, count=layers_l):
-        if software.data_parallel_overlap:
+        if (software.overlap.data_parallel != "none"):
             return comm_s + (count - 1) * np.maximum(comm_s - window_s, 0.0)
         return count * comm_s
 
     shard = di if shard_group is None else np.minimum(shard_group, di)
     replicas = di // shard
     shard_per_node = np.minimum(ranks_per_node, shard)
-    gradient_layer = layer_params * software.gradient_bytes
+    gradient_layer = layer_params * software.precision.gradient_bytes
     weight_layer = layer_params * _stored_weight_bytes(software)
-    gradient_unit = unit_params * software.gradient_bytes
+    gradient_unit = unit_params * software.precision.gradient_bytes
     weight_unit = unit_params * _stored_weight_bytes(software)
     # Data-parallel groups are strided by t c (Megatron-LM's rank order): a group spans
     # d t c GPUs, and where that is more than a pod its ring leaves each pod once.
@@ -868,11 +869,11 @@ def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, reco
         # and reduce-scatters its gradients; with a shard group smaller than the
         # data-parallel group (hybrid sharding), the shards' gradients are then
         # all-reduced across the replicas once per step.
-        forward_wire = layer_params * 1.0 if software.quantized_weights else weight_layer   # qwZ: INT8
+        forward_wire = layer_params * 1.0 if software.zero_plus_plus.quantized_weights else weight_layer   # qwZ: INT8
         forward_gather = _collective_s("all_gather", forward_wire, shard, shard_per_node, cluster, slow)
-        backward_ranks = np.minimum(shard, shard_per_node) if software.hierarchical_partition else shard
+        backward_ranks = np.minimum(shard, shard_per_node) if software.zero_plus_plus.hierarchical_partition else shard
         backward_gather = _collective_s("all_gather", weight_layer, backward_ranks, shard_per_node, cluster, slow)
-        gradient_wire = layer_params * (0.5 if software.quantized_gradients else software.gradient_bytes)
+        gradient_wire = layer_params * (0.5 if software.zero_plus_plus.quantized_gradients else software.precision.gradient_bytes)
         reduce = _collective_s("reduce_scatter", gradient_wire, shard, shard_per_node, cluster, slow)
         across = _collective_s("all_reduce", gradient_layer / shard, replicas,
                                np.maximum(ranks_per_node // shard, 1), cluster, slow)
@@ -898,9 +899,9 @@ def _evaluate(model, cluster, software, efficiencies, *, global_batch_size, reco
     updated = params / np.where(zero_stage >= 1, shard, 1)
     # Before it, every stack clips the gradients to a global norm: a read of each, and in most
     # stacks a scale of each on every step (Software.clip_every_step).
-    step_bytes = (GRADIENT_CLIP_BYTES if software.clip_every_step else GRADIENT_NORM_BYTES) + (
-        efficiencies.optimizer_bytes_per_parameter + software.gradient_bytes + software.parameter_bytes
-        if software.fused_optimizer else EAGER_ADAMW_BYTES)
+    step_bytes = (GRADIENT_CLIP_BYTES if (software.optimizer.clipping == "every step") else GRADIENT_NORM_BYTES) + (
+        efficiencies.optimizer_bytes_per_parameter + software.precision.gradient_bytes + software.precision.parameter_bytes
+        if (software.optimizer.update == "fused") else EAGER_ADAMW_BYTES)
     optimizer = updated * step_bytes / hbm_rate
 
     step = compute + tensor_parallel + pipeline + bubble + exposed_dp + optimizer

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -12,7 +11,8 @@ from .._deprecation import renamed_parameters
 from .._lookup import resolve
 from .._validation import check_choice, check_integer
 from .models import TransformerModel, _RECOMPUTE
-from .hardware import Cluster, Software
+from .hardware import Cluster
+from .stack import Software
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, EFFICIENT_OPERATORS, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE,
     scale_out_variants, transformer_model,
@@ -239,9 +239,10 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
     with plain data-parallel all-reduce (Megatron-LM's default); the steps the
     model can express are the parallel transformer block, TP overlap, PP
     overlap, DP overlap (with ZeRO-2-style reduce-scatter and all-gather, as
-    MegaScale §3.2 describes), efficient operators (FlashAttention-2 and
-    fused LayerNorm and GeLU, ``EFFICIENT_OPERATORS``), and LAMB's three-times
-    larger batch. Sliding-window attention (window not published) and
+    MegaScale §3.2 describes), efficient operators (FlashAttention-2 in place
+    of the baseline's fused attention kernel, and fused LayerNorm and GeLU,
+    ``EFFICIENT_OPERATORS``; a baseline with unfused attention has no kernel to
+    replace and keeps it), and LAMB's three-times larger batch. Sliding-window attention (window not published) and
     "miscellaneous" are not modelled.
 
     Parameters
@@ -274,10 +275,10 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
     stack = resolve("baseline", baseline, Software, SOFTWARE)
     steps = [
         ("Megatron-LM baseline", {}, 0),
-        ("parallel transformer block", {"parallel_block": True}, 0),
-        ("tensor-parallel overlap", {"tensor_parallel_overlap": True}, 0),
-        ("pipeline-parallel overlap", {"pipeline_parallel_overlap": True}, 0),
-        ("data-parallel overlap", {"data_parallel_overlap": True}, 2),
+        ("parallel transformer block", {"kernels": {"parallel_block": True}}, 0),
+        ("tensor-parallel overlap", {"overlap": {"tensor_parallel": "pipelined"}}, 0),
+        ("pipeline-parallel overlap", {"overlap": {"pipeline": "asynchronous"}}, 0),
+        ("data-parallel overlap", {"overlap": {"data_parallel": "per layer"}}, 2),
         ("efficient operators", EFFICIENT_OPERATORS, 2),
     ]
 
@@ -287,9 +288,11 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
                                  sequence_parallel=True, zero_stage=zero_stage)
         return training_step(model, cluster, config, stack, efficiencies=efficiencies).mfu
 
+    if not stack.kernels.fused_attention:     # no fused kernel for FlashAttention-2 to replace
+        steps[-1] = (steps[-1][0], {"kernels": {"elementwise": EFFICIENT_OPERATORS["kernels"]["elementwise"]}}, 2)
     rows = []
     for label, change, zero_stage in steps:
-        stack = dataclasses.replace(stack, **change)
+        stack = stack.replace(**change)
         rows.append((label, mfu(global_batch_size, zero_stage)))
     rows.append(("LAMB optimizer (batch x3)", mfu(3 * global_batch_size, 2)))
     return rows

@@ -10,7 +10,8 @@ from .._deprecation import renamed_parameters
 from .._lookup import resolve
 from .._validation import as_output, check_choice, check_integer
 from .models import TransformerModel, _RECOMPUTE
-from .hardware import Cluster, Efficiencies, Software
+from .hardware import Cluster, Efficiencies
+from .stack import Software
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
 )

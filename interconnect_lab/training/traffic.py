@@ -10,7 +10,8 @@ from .. import collectives
 from .._deprecation import renamed_parameters
 from .._lookup import resolve
 from .models import TransformerModel
-from .hardware import Cluster, Efficiencies, Software
+from .hardware import Cluster, Efficiencies
+from .stack import Software
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
 )
@@ -164,15 +165,15 @@ def parallel_traffic(model, cluster, config, software="Megatron-LM SC21", *,
                                     crosses_network=crosses, time_s=float(calls * one)))
 
     if t > 1:
-        blocks = 1 if software.parallel_block else 2
+        blocks = 1 if software.kernels.parallel_block else 2
         add("tensor", "activations after attention and MLP, every layer and pass", "all_reduce", t,
             int(_group_ranks_per_node(t, node, gpus)), m * layers * passes * blocks,
-            software.parameter_bytes * tokens * h)
+            software.precision.parameter_bytes * tokens * h)
     if c > 1:
         add("context", "keys and values of the whole sequence, every layer and pass", "all_gather", c,
-            max(node // t, 1), m * layers * passes, software.parameter_bytes * 2 * b * model.sequence_length * kv / t)
+            max(node // t, 1), m * layers * passes, software.precision.parameter_bytes * 2 * b * model.sequence_length * kv / t)
     if p > 1:
-        boundary = software.parameter_bytes * tokens * h
+        boundary = software.precision.parameter_bytes * tokens * h
         scatter = software.scatter_gather or sp
         pp_ranks_per_node = 2 if t * c * d < node else 1
         add("pipeline", "activations forward and their gradients back at a stage boundary", "send_recv", 2,
@@ -184,29 +185,29 @@ def parallel_traffic(model, cluster, config, software="Megatron-LM SC21", *,
         # ZeRO 0-2: per layer, per bucket or one buffer, as the step charges it.
         params = float(_stage_parameters(model, t, p, v, config.uneven_pipeline))
         ranks_per_node = int(np.clip(node // (t * c), 1, d))
-        gradient_size = params * software.gradient_bytes / layers
-        weight_size = params * software.parameter_bytes / layers
+        gradient_size = params * software.precision.gradient_bytes / layers
+        weight_size = params * software.precision.parameter_bytes / layers
         units = int(_data_parallel_units(software, params, layers, d))
         unit = {1: "the stage's gradient buffer", layers: "each layer"}.get(units, f"each of {units} buckets")
         if config.zero_stage == 0:
             add("data", f"gradients of {unit}, once per iteration", "all_reduce", d, ranks_per_node, units,
-                params * software.gradient_bytes / units)
+                params * software.precision.gradient_bytes / units)
         elif config.zero_stage in (1, 2):
             add("data", f"gradients of {unit}, once per iteration (each rank keeps its shard)",
-                "reduce_scatter", d, ranks_per_node, units, params * software.gradient_bytes / units)
+                "reduce_scatter", d, ranks_per_node, units, params * software.precision.gradient_bytes / units)
             add("data", f"updated weights of {unit}, once per iteration", "all_gather", d, ranks_per_node,
-                units, params * software.parameter_bytes / units)
+                units, params * software.precision.parameter_bytes / units)
         else:
             shard = d if config.shard_group_size is None else config.shard_group_size
             shard_per_node = min(ranks_per_node, shard)
-            forward = weight_size * (0.5 if software.quantized_weights else 1.0)
+            forward = weight_size * (0.5 if software.zero_plus_plus.quantized_weights else 1.0)
             add("data", "weights of each layer before its forward pass, every microbatch", "all_gather", shard,
                 shard_per_node, m * layers, forward)
-            backward_ranks = min(shard, shard_per_node) if software.hierarchical_partition else shard
+            backward_ranks = min(shard, shard_per_node) if software.zero_plus_plus.hierarchical_partition else shard
             if backward_ranks > 1:
                 add("data", "weights of each layer before its backward pass, every microbatch", "all_gather",
                     backward_ranks, shard_per_node, m * layers, weight_size)
-            gradient_wire = params / layers * (0.5 if software.quantized_gradients else software.gradient_bytes)
+            gradient_wire = params / layers * (0.5 if software.zero_plus_plus.quantized_gradients else software.precision.gradient_bytes)
             add("data", "gradients of each layer after its backward pass, every microbatch", "reduce_scatter",
                 shard, shard_per_node, m * layers, gradient_wire)
             if d > shard:
