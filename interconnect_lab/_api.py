@@ -326,6 +326,23 @@ MODULES = {
             "EFFICIENT_OPERATORS", "FidelityRow", "replay", "fidelity_table", "fidelity_summary",
         ),
     ),
+    "interconnect_lab.training.terms": (
+        "The terms of the step-time model, one function each: the training package's internal API.",
+        (
+            "Split", "FP32_BYTES", "FP8_QUANTIZE_BYTES", "SM_PROBE_BYTES", "gemm_rate", "hbm_rate", "collective_s",
+            "collective_sms", "received_bytes", "hidden_share", "hidden_traffic_s", "held_compute_s",
+            "group_ranks_per_node", "ProjectionGemms", "projection_gemm_s", "precision_speedup", "AttentionCore",
+            "attention_core_s", "elementwise_s", "eager_elementwise_s", "fp8_quantize_s", "stops_early",
+            "recompute_s", "collective_passes", "LayerCollectives", "tensor_parallel_layer_s",
+            "context_parallel_layer_s", "LayerTerms", "layer_terms", "layers_per_stage", "edge_stage_layers",
+            "stage_parameters", "StageShape", "stage_shape", "logits_s", "stored_weight_bytes", "weight_cast_bytes",
+            "layer_contention_s", "stage_time_s", "pipeline_bubble_s", "pipeline_send_s", "DataParallelGroup",
+            "data_parallel_group", "data_parallel_units", "exposed_s", "DataParallelTerms",
+            "replicated_data_parallel_s", "sharded_state_data_parallel_s", "sharded_weight_data_parallel_s",
+            "data_parallel_s", "optimizer_bytes_per_parameter", "optimizer_s", "executed_flops",
+            "activation_bytes_per_layer", "memory_breakdown",
+        ),
+    ),
     "interconnect_lab.matmul": (
         "the sustained rate of a matrix multiply, by its shape",
         (

@@ -18,7 +18,7 @@ The chain a reader follows in chapter 8:
    of N GPUs at once, vectorised, so a widget can search the space.
 
 A :class:`Software` stack is a few small records, one per mechanism, each a
-field or two of named choices (:mod:`interconnect_lab.training.stack`):
+field or two of named choices (``interconnect_lab.training.stack``):
 :class:`Kernels` (attention kernel, GEMM precision, element-wise execution,
 parallel block), :class:`Precision` (bytes of a weight and a gradient, FP32
 weights under autocast), :class:`Overlap` (tensor-, context-, pipeline- and
@@ -107,11 +107,12 @@ from .presets import (  # noqa: F401
 )
 from .config import ParallelConfig, parallel_config
 from .schedules import pipeline_bubble_fraction, PipelineSchedule, pipeline_schedule
-from .step import (  # noqa: F401
-    KORTHIKANTI, _activation_bytes_per_layer, MemoryBreakdown, TrainingStep,
-    SUSTAINED_REFERENCE_GPU, matmul_fraction_of_peak, sustained_matmul_rate, training_step, memory_per_gpu,
-    NCCL_BUS_BYTES_PER_S_PER_SM, NCCL_SM_SOURCE,
+from .models import KORTHIKANTI  # noqa: F401
+from .hardware import (
+    SUSTAINED_REFERENCE_GPU, matmul_fraction_of_peak, sustained_matmul_rate, NCCL_BUS_BYTES_PER_S_PER_SM,
+    NCCL_SM_SOURCE,
 )
+from .step import MemoryBreakdown, TrainingStep, training_step, memory_per_gpu
 from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_parallel_scan
 from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
 from .traffic import ParallelTraffic, parallel_traffic

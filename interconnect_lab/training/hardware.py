@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .. import catalog
+from .. import catalog, matmul
 from .._validation import check_choice, check_integer, check_number
 from .. import units as u
 from ..sources import FLASH_ATTENTION_2, Source
@@ -447,6 +447,115 @@ ATTENTION_KERNEL_SOURCES = MappingProxyType({
     "cuDNN": (FLASH_ATTENTION_3_FIGURES, TRANSFORMER_ENGINE_ATTENTION),
     "FlashAttention-1": (FLASH_ATTENTION_2, FLASH_ATTENTION_3, FLASH_ATTENTION_TRITON),
 })
+
+
+#: Bus bandwidth one SM carries in a NCCL collective [B/s]. NCCL runs each channel as a thread
+#: block that holds its SM for the whole collective, shared with no compute kernel, and takes the
+#: fewest SMs that reach the platform's bandwidth: 2 for one NIC (12-24 GB/s), 16 for a DGX's
+#: 8 NICs at about 190 GB/s (``NCCL_SM_SOURCE``): 190/16 GB/s per SM, at least 2, at most 32
+#: (NCCL's channel limit). Opt in with ``Efficiencies.nccl_bus_bytes_per_s_per_sm``.
+NCCL_BUS_BYTES_PER_S_PER_SM = 190e9 / 16
+NCCL_MIN_SMS, NCCL_MAX_SMS = 2, 32
+NCCL_SM_SOURCE = Source(
+    title="NVIDIA/nccl issue 689: Does NCCL Allreduce kernels slowdown the computation kernels of GPU?",
+    year=2023, url="https://github.com/NVIDIA/nccl/issues/689",
+    note="a maintainer: NCCL uses the minimal number of SMs to achieve the platform's performance, 2 for a "
+         "single NIC at 12-24 GB/s, 16 on a DGX with 8 NICs at 190 GB/s; NCCL CTAs won't share an SM with "
+         "compute kernels")
+
+
+
+#: The GPU whose sustained (power-limited) matmul rate anchors the others: the H200, the H100's
+#: chip at the same 700 W, on which the GEMM efficiency is validated (the H100 rows of the
+#: fidelity table). Its best measured rate is the one the efficiency multiplies.
+SUSTAINED_REFERENCE_GPU = "H200 SXM"
+
+
+def sustained_matmul_rate(gpu) -> float | None:
+    """The BF16 matmul rate ``gpu`` holds at its power limit, every GPU of its node busy [FLOP/s].
+
+    The catalog's ``sustained_matmul_flop_per_s`` where measured. A GPU built on
+    the same chip as a measured one (``GPU.same_silicon_as``) takes that GPU's
+    sustained rate scaled by the ratio of their best measured rates: a GB200,
+    the B200's chip at a higher clock and power limit, holds what a B200 holds
+    times 1,822 / 1,745. None where neither is measured.
+
+    Parameters
+    ----------
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator.
+
+    Returns
+    -------
+    float or None
+        Sustained rate [FLOP/s], or None.
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> round(sustained_matmul_rate(catalog.gpu("B200")) / 1e12)   # measured
+    1439
+    >>> round(sustained_matmul_rate(catalog.gpu("GB200")) / 1e12)  # the B200's, scaled by 1,822 / 1,745
+    1502
+    >>> sustained_matmul_rate(catalog.gpu("MI300X")) is None
+    True
+    """
+    if gpu.sustained_matmul_flop_per_s is not None:
+        return gpu.sustained_matmul_flop_per_s
+    if gpu.same_silicon_as is None or gpu.measured_matmul_flop_per_s is None:
+        return None
+    measured = catalog.gpu(gpu.same_silicon_as)
+    if measured.sustained_matmul_flop_per_s is None:
+        return None
+    return measured.sustained_matmul_flop_per_s * gpu.measured_matmul_flop_per_s / measured.measured_matmul_flop_per_s
+
+
+def matmul_fraction_of_peak(gpu) -> float:
+    """Share of peak the training model's GEMMs start from, before their efficiency and shape [-].
+
+    A training step holds the GPU at its power limit, where the clock is lower
+    than in the short bursts the catalog's best measured rates catch, and GPUs
+    differ in how much they lose: measured side by side with the same software
+    and every GPU of the node busy, a B200 sustains 1.91 times what an H200
+    does, where their best bursts say 2.2 (``catalog.gpu('B200')`` and
+    ``catalog.gpu('H200 SXM')``). So a GPU with a sustained rate
+    (:func:`sustained_matmul_rate`, its own or its chip's) runs at the reference
+    GPU's best measured rate (``SUSTAINED_REFERENCE_GPU``, the rate the
+    efficiency holds for on Hopper) times the ratio of the two sustained rates.
+    A GPU without one keeps its own best measured BF16 rate over its dense BF16
+    peak (for a GPU with no published measurement, the median of the catalog
+    GPUs that have one).
+
+    Parameters
+    ----------
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator.
+
+    Returns
+    -------
+    float
+        Fraction of peak [-].
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> round(matmul_fraction_of_peak(catalog.gpu("A100 SXM")), 3)   # 271.2 / 312
+    0.869
+    >>> round(matmul_fraction_of_peak(catalog.gpu("H100 SXM")), 3)   # 794.5 / 989.4, its chip's reference
+    0.803
+    >>> round(matmul_fraction_of_peak(catalog.gpu("B200")), 3)       # 794.5 x 1,439 / 755, over 2,250
+    0.673
+    """
+    sustained = sustained_matmul_rate(gpu)
+    if sustained is None:
+        if gpu.matmul_fraction_of_peak is not None:
+            return gpu.matmul_fraction_of_peak
+        return float(np.median([g.matmul_fraction_of_peak for g in catalog.GPUS.values()
+                                if g.matmul_fraction_of_peak is not None]))
+    reference = catalog.gpu(SUSTAINED_REFERENCE_GPU)
+    return (matmul.best_rate(reference) * sustained / reference.sustained_matmul_flop_per_s
+            / gpu.bf16_flop_per_s)
+
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -76,6 +76,7 @@ FLASH_ATTENTION_OPTIMIZER = Source(
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
+from .config import ParallelConfig
 from .models import TransformerModel
 from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MEGATRON_CLIP_GRADS, MPT_PRETRAIN_YAML,
                        TORCHTITAN_OPTIMIZER, PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, ZERO,
@@ -169,12 +170,15 @@ EFFICIENT_OPERATORS = MappingProxyType({"kernels": MappingProxyType({"attention"
                                                                      "elementwise": "fused"})})
 
 
-def _software():
-    # Megatron-LM's clipping scales the gradients only over the threshold (MEGATRON_CLIP_GRADS).
-    megatron_clipping = Optimizer(clipping="over threshold")
+#: Megatron-LM's clipping, which scales the gradients only over the threshold (``MEGATRON_CLIP_GRADS``).
+_MEGATRON_CLIPPING = Optimizer(clipping="over threshold")
+
+
+def _megatron_lm_stacks():
+    """Megatron-LM as SC21, Korthikanti et al. and MegaScale ran it, and MegaScale's own stack."""
     sc21 = Software(
         name="Megatron-LM SC21", scatter_gather=True, precision=Precision(gradient_bytes=2),
-        optimizer=megatron_clipping,
+        optimizer=_MEGATRON_CLIPPING,
         sources=(SC21.at("§4", note="fused kernels, scatter/gather, no overlap; FP16 gradients all-reduced"),
                  MEGATRON_CLIP_GRADS))
     # SC21's four smallest rows ran PyTorch's DistributedDataParallel, which all-reduces
@@ -193,7 +197,7 @@ def _software():
     # since 2022; MegaScale names no version or flags).
     megatron = Software(
         name="Megatron-LM 2023", kernels=Kernels(attention="FlashAttention-1"), scatter_gather=True,
-        precision=Precision(gradient_bytes=4), optimizer=megatron_clipping,
+        precision=Precision(gradient_bytes=4), optimizer=_MEGATRON_CLIPPING,
         sources=(MEGASCALE.at("§3, §3.4, §6.1", note=(
             "the Megatron-LM baseline of Tables 2 and 3; FlashAttention-2 is one of the efficient operators "
             "MegaScale added (§3.4), so the baseline runs the first FlashAttention")), MEGATRON_CLIP_GRADS))
@@ -202,6 +206,11 @@ def _software():
         overlap={"tensor_parallel": "pipelined", "pipeline": "asynchronous", "data_parallel": "per layer"},
         sources=(MEGASCALE.at("§3", note="parallel block, TP/PP/DP overlap, efficient operators "
                                          "(FlashAttention-2, fused LayerNorm and GeLU)"),))
+    return sc21, sc21_torch_ddp, megatron_2022, megatron, megascale
+
+
+def _deepspeed_stacks():
+    """DeepSpeed's ZeRO-3, and with ZeRO++'s three techniques."""
     deepspeed = Software(
         name="DeepSpeed ZeRO-3", kernels=Kernels(attention="FlashAttention-2"),
         overlap=Overlap(data_parallel="per layer"), precision=Precision(gradient_bytes=2),
@@ -209,6 +218,11 @@ def _software():
     zero_pp = deepspeed.replace(
         name="DeepSpeed ZeRO++", zero_plus_plus=ZeroPlusPlus(quantized_weights=True, hierarchical_partition=True,
                                                              quantized_gradients=True), sources=(ZERO_PLUS_PLUS,))
+    return deepspeed, zero_pp
+
+
+def _pytorch_fsdp_stacks():
+    """PyTorch FSDP as torchtitan, IBM's fms-fsdp and MosaicML's llm-foundry ran it."""
     # PyTorch FSDP around a model written op by op and run without torch.compile, as torchtitan's
     # and IBM's Llama are: their RMSNorm, rotary embedding and SwiGLU run kernel by kernel, and
     # so does PyTorch's default AdamW; their blocks are checkpointed by PyTorch's non-reentrant
@@ -250,6 +264,11 @@ def _software():
         name="torchtitan 2024, compiled FP8", kernels={"gemm_precision": "fp8"},
         sources=torchtitan_compiled.sources[:3] + (TORCHTITAN_H100_BENCHMARK.at(
             "Tables 1 and 3", note="FSDP + torch.compile + Float8: torchao's Float8 linear layers"),))
+    return fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled, torchtitan_compiled_fp8
+
+
+def _other_stacks():
+    """flash-attention's GPT training code, Llama 3's stack and Megatron-Core."""
     # The GPT training code of the flash-attention repository, with which FlashAttention-2's
     # paper measured end-to-end throughput (§4.2, Table 1), with either generation of the kernel.
     flash_attention_gpt = Software(
@@ -270,7 +289,7 @@ def _software():
         name="Megatron-Core 2024", kernels=Kernels(attention="cuDNN", elementwise="fused"),
         overlap=Overlap(tensor_parallel="pipelined", pipeline="asynchronous", data_parallel="buckets",
                         bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000),
-        scatter_gather=False, precision=Precision(gradient_bytes=4), optimizer=megatron_clipping,
+        scatter_gather=False, precision=Precision(gradient_bytes=4), optimizer=_MEGATRON_CLIPPING,
         sources=(MEGATRON_CORE.at("README, training speed and scalability", note=(
             "Transformer Engine fused attention and kernels, tensor-parallel communication overlap, "
             "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),
@@ -278,12 +297,12 @@ def _software():
     megatron_core_fp8 = megatron_core.replace(
         name="Megatron-Core 2024 FP8", kernels={"gemm_precision": "fp8"},
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
-    return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron_2022, megatron, megascale, deepspeed, zero_pp,
-                                                 fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled,
-                                                 torchtitan_compiled_fp8,
-                                                 flash_attention_gpt,
-                                                 flash_attention_1_gpt, llama3,
-                                                 megatron_core, megatron_core_fp8)})
+    return flash_attention_gpt, flash_attention_1_gpt, llama3, megatron_core, megatron_core_fp8
+
+
+def _software():
+    stacks = _megatron_lm_stacks() + _deepspeed_stacks() + _pytorch_fsdp_stacks() + _other_stacks()
+    return MappingProxyType({stack.name: stack for stack in stacks})
 
 
 #: Training stacks by name: the kernels, precision, overlap, optimizer and checkpointing each one runs.
@@ -302,6 +321,48 @@ def software(name: str) -> Software:
 
 #: The one set of defaults every published case is computed with.
 DEFAULT_EFFICIENCIES = Efficiencies()
+
+
+def resolve_run(model, cluster, config, software, efficiencies):
+    """The model, cluster and stack of a run (looked up where given by name), its split checked against the model.
+
+    What :func:`~interconnect_lab.training.training_step`,
+    :func:`~interconnect_lab.training.tensor_parallel_layer` and
+    :func:`~interconnect_lab.training.parallel_traffic` check before they compute.
+
+    Parameters
+    ----------
+    model : TransformerModel or str
+        The architecture, or a name from :data:`MODELS`.
+    cluster : Cluster or str
+        The hardware, or a name from :data:`CLUSTERS`.
+    config : ParallelConfig
+        The split.
+    software : Software or str
+        The stack, or a name from :data:`SOFTWARE`.
+    efficiencies : Efficiencies
+        The sustained rates.
+
+    Returns
+    -------
+    (TransformerModel, Cluster, Software)
+
+    Raises
+    ------
+    TypeError
+        If ``config`` is not a ParallelConfig or ``efficiencies`` not an Efficiencies.
+    ValueError
+        For an unknown name, or a split that does not divide the model.
+    """
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
+    if not isinstance(config, ParallelConfig):
+        raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
+    if not isinstance(efficiencies, Efficiencies):
+        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
+    config.check(model)
+    return model, cluster, software
 
 #: Microbatch for MegaScale's 175B runs, which the paper does not state [sequences]:
 #: the largest for which every run of Table 2 satisfies the interleaved schedule's

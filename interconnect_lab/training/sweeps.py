@@ -10,7 +10,7 @@ import numpy as np
 from .._deprecation import renamed_parameters
 from .._lookup import resolve
 from .._validation import check_choice, check_integer
-from .models import TransformerModel, _RECOMPUTE
+from .models import RECOMPUTATION, TransformerModel
 from .hardware import Cluster
 from .stack import Software
 from .presets import (
@@ -18,7 +18,8 @@ from .presets import (
     scale_out_variants, transformer_model,
 )
 from .config import parallel_config
-from .step import TrainingStep, _evaluate, training_step
+from .step import TrainingStep, evaluate, training_step
+from .terms import Split
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,7 @@ def parallel_sweep(model, cluster, gpus, global_batch_size, software="Megatron-L
     software = resolve("software", software, Software, SOFTWARE)
     gpus = check_integer("gpus", gpus, minimum=1)
     batch = check_integer("global_batch_size", global_batch_size, minimum=1, unit="sequences")
-    check_choice("recompute", recompute, _RECOMPUTE)
+    check_choice("recompute", recompute, RECOMPUTATION)
     zero_stage = check_integer("zero_stage", zero_stage, minimum=0, maximum=3)
     interleave = check_integer("interleave", interleave, minimum=1)
     limit = cluster.gpus_per_node if max_tensor_parallel is None else check_integer(
@@ -217,9 +218,10 @@ def parallel_sweep(model, cluster, gpus, global_batch_size, software="Megatron-L
         raise ValueError(f"no (TP, PP, DP, microbatch) split of {gpus} GPUs is valid for model {model.name!r} "
                          f"with global batch {batch}: the batch must be divisible by the data-parallel degree")
     t, p, d, b = (np.array(column, dtype=int) for column in zip(*rows))
-    step = _evaluate(model, cluster, software, efficiencies, global_batch_size=batch, recompute=recompute,
-                     zero_stage=zero_stage, sequence_parallel=sequence_parallel,
-                     t=t, p=p, d=d, c=np.ones_like(t), b=b, v=np.full_like(t, interleave))
+    split = Split(t=t, p=p, d=d, c=np.ones_like(t), b=b, v=np.full_like(t, interleave),
+                  sequence_parallel=sequence_parallel, global_batch_size=batch, recompute=recompute,
+                  zero_stage=zero_stage)
+    step = evaluate(model, cluster, software, efficiencies, split)
     return TrainingSweep(tensor_parallel=t, pipeline_parallel=p, data_parallel=d, microbatch_size=b, step=step)
 
 

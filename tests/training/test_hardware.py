@@ -98,14 +98,14 @@ def test_clipping_the_gradients_costs_a_norm_read_and_a_scale_per_updated_parame
     # Every stack reads each FP32 gradient for the global norm (4 B per parameter a GPU updates);
     # PyTorch's clip_grad_norm_ then multiplies each by the clamped coefficient on every step
     # (read 4, write 4), Megatron-LM only on the steps it clips. Nothing but the optimizer moves.
-    from interconnect_lab.training import step as step_module
+    from interconnect_lab.training import terms
     model = tr.transformer_model("Llama 3 8B")
     hbm = tr.DEFAULT_EFFICIENCIES.memory_bandwidth * catalog.gpu("A100 SXM").hbm_bandwidth_bytes_per_s
     changes = dict(optimizer={"update": "fused" if fused else "op by op",
                               "clipping": "every step" if every_step else "over threshold"})
     clipped = _eager_step(model, True, **changes)
-    monkeypatch.setattr(step_module, "GRADIENT_CLIP_BYTES", 0.0)
-    monkeypatch.setattr(step_module, "GRADIENT_NORM_BYTES", 0.0)
+    monkeypatch.setattr(terms, "GRADIENT_CLIP_BYTES", 0.0)
+    monkeypatch.setattr(terms, "GRADIENT_NORM_BYTES", 0.0)
     unclipped = _eager_step(model, True, **changes)
     assert (tr.GRADIENT_NORM_BYTES, tr.GRADIENT_CLIP_BYTES) == (4, 12)
     clip_bytes = tr.GRADIENT_CLIP_BYTES if every_step else tr.GRADIENT_NORM_BYTES
@@ -244,14 +244,14 @@ def test_attention_share_rejects_bad_input(kwargs, match):
 def test_context_parallel_attention_runs_at_the_share_of_its_block(monkeypatch):
     # Ring attention runs each kernel call over one rank's block of keys: eight-way context
     # parallelism at 64K tokens runs attention as 8K-token calls, at the 8K share.
-    from interconnect_lab.training import step as step_module
+    from interconnect_lab.training import terms
     lengths = []
 
     def spy(kernel, gpu, sequence_length, head_dim=128):
         lengths.append(float(sequence_length))
         return tr.attention_share(kernel, gpu, sequence_length, head_dim)
 
-    monkeypatch.setattr(step_module, "attention_share", spy)
+    monkeypatch.setattr(terms, "attention_share", spy)
     hopper = tr.Cluster(name="H100 pod", gpu="H100 SXM", gpus_per_node=8, scale_up_link="NVLink 4",
                         scale_out_link="InfiniBand NDR", nics_per_node=8)
     model = dataclasses.replace(tr.MODELS["Llama 3 8B"], sequence_length=65536)

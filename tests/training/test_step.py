@@ -18,7 +18,7 @@ from interconnect_lab.published import (
     MEGASCALE_TABLE2, SC21_TABLE1, SC21_TABLE1_SEQUENCE_LENGTH, SC21_TABLE1_VOCABULARY,
 )
 from interconnect_lab.published.training_runs import LLM_FOUNDRY_BENCHMARKS
-from interconnect_lab.training import step as training_step_module
+from interconnect_lab.training import terms
 
 
 POLICIES = tuple(tr.RECOMPUTATION)
@@ -114,8 +114,7 @@ def _nccl_sm_step(per_sm):
 
 
 def _one_gpu_step(stack, monkeypatch, backward_flops):
-    from interconnect_lab.training import step as step_module
-    monkeypatch.setattr(step_module, "FLASH_ATTENTION_BACKWARD_FLOPS", backward_flops)
+    monkeypatch.setattr(terms, "FLASH_ATTENTION_BACKWARD_FLOPS", backward_flops)
     config = tr.parallel_config(1, global_batch_size=2, microbatch_size=2, recompute="none")
     return tr.training_step("Llama 3 8B", "MegaScale", config, stack)
 
@@ -219,7 +218,7 @@ def test_korthikanti_activation_memory_closed_forms():
     stack = tr.software("Megatron-LM SC21")
 
     def layer(recompute, tp, sp):
-        return tr._activation_bytes_per_layer(model, stack, recompute, np.float64(tp), 1.0, b, sp)
+        return terms.activation_bytes_per_layer(model, stack, recompute, np.float64(tp), 1.0, b, sp)
 
     assert layer("none", 1, False) == pytest.approx(s * b * h * (34 + 5 * a * s / h))
     assert layer("none", t, False) == pytest.approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t)))
@@ -443,7 +442,7 @@ def test_fp8_charges_each_gemm_operand_quantization_as_hbm_traffic(monkeypatch):
     cluster = tr.system_cluster("DGX H100")
     config = tr.parallel_config(8, global_batch_size=16, microbatch_size=1, recompute="none")
     charged = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8").compute_s
-    monkeypatch.setattr(training_step_module, "_FP8_QUANTIZE_BYTES", 0.0)
+    monkeypatch.setattr(terms, "FP8_QUANTIZE_BYTES", 0.0)
     free = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8").compute_s
     h, f = model.hidden_size, model.ffn_hidden_size
     kv = model.kv_heads * h // model.heads
