@@ -278,11 +278,6 @@ class Overlap:
                              f"= {self.bucket_parameters_per_rank} apply to data_parallel='buckets' only, not "
                              f"{self.data_parallel!r}: set them to 0 or choose data_parallel='buckets'")
 
-    @property
-    def hides_data_parallel(self) -> bool:
-        """Whether the data-parallel collectives run under compute (``data_parallel`` is not ``"none"``)."""
-        return self.data_parallel != "none"
-
 
 @dataclass(frozen=True, kw_only=True)
 class Optimizer:

@@ -32,6 +32,12 @@ system :meth:`~interconnect_lab.training.Cluster.group_system` builds for its gr
 (:func:`collective_s`). Degrees use the book's notation: t tensor-, p pipeline-, d
 data- and c context-parallel, b sequences per microbatch, v model chunks per stage, m
 microbatches per step.
+
+To add a mechanism: give the stacks a field, or a new name in the ``CHOICES`` table of the
+record it belongs to (``training.stack``: ``Kernels``, ``Precision``, ``Overlap``,
+``Optimizer``, ``ZeroPlusPlus``); price it in the one term it changes, or in a new term
+that ``step.evaluate`` adds; test that term alone in ``tests/training/test_terms.py``.
+``tests/training/test_stack.py`` then checks that the new choice shows in a step.
 """
 
 from __future__ import annotations
