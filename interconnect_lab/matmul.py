@@ -154,7 +154,8 @@ def gemm_efficiency(gpu, m, n, k, precision="bf16"):
         raise ValueError(f"m, n and k must broadcast to one shape; got shapes {np.shape(m)}, {np.shape(n)} and "
                          f"{np.shape(k)}") from None
     best_rate(gpu, precision)                        # checks the precision and the GPU's support of it
-    result = _efficiency(gpu, np.asarray(m, float), np.asarray(n, float), np.asarray(k, float), precision)
+    result = unchecked_gemm_efficiency(gpu, np.asarray(m, float), np.asarray(n, float), np.asarray(k, float),
+                                       precision)
     return float(result) if np.ndim(result) == 0 else result
 
 
@@ -172,8 +173,18 @@ def _check_sustained(sustained):
     return check_number("sustained", sustained, minimum=1e-3, maximum=1, scalar=True)
 
 
-def _efficiency(gpu, m, n, k, precision="bf16"):
-    """:func:`gemm_efficiency` on arrays already checked (the training model's inner loop)."""
+def unchecked_gemm_efficiency(gpu, m, n, k, precision="bf16"):
+    """:func:`gemm_efficiency` on arrays already checked, for the training model's inner loop [-].
+
+    ``training.terms.projection_gemm_s`` builds every shape from a model and a
+    split that were checked; skipping the checks keeps a step evaluation fast.
+    Everything else calls :func:`gemm_efficiency`.
+
+    Parameters
+    ----------
+    gpu, m, n, k, precision :
+        As for :func:`gemm_efficiency`, already valid; m, n and k float arrays.
+    """
     sms = gpu.streaming_multiprocessors
     balance = best_rate(gpu, precision) / gpu.hbm_bandwidth_bytes_per_s
     element = PRECISIONS[precision]

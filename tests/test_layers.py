@@ -105,3 +105,100 @@ def test_the_library_has_no_import_cycle():
 def test_the_cycle_finder_names_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def library_modules():
+    """Every module of the library: dotted name -> (path, is_package)."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parent.parent / "interconnect_lab"
+    modules = {}
+    for path in root.rglob("*.py"):
+        parts = ("interconnect_lab", *path.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        modules[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return modules
+
+
+def _is_private(name):
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_imports(module, source_text, is_package, modules):
+    """Each ``(line, what)`` where ``module`` takes a private (underscore) name from another library module.
+
+    ``from .x import _y`` and ``x._y`` on an imported library module both count; importing a
+    private *module* (``from . import _validation``) and the public names of one do not.
+    """
+    import ast
+
+    def resolve(level, target):
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - (level - 1)] if level else []
+        return ".".join([*base, *([target] if target else [])])
+
+    found, bound = [], {}
+    tree = ast.parse(source_text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = resolve(node.level, node.module) if node.level else node.module
+            for alias in node.names:
+                if f"{source}.{alias.name}" in modules:
+                    bound[alias.asname or alias.name] = f"{source}.{alias.name}"
+                elif source in modules and _is_private(alias.name):
+                    found.append((node.lineno, f"from {source} import {alias.name}"))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules and alias.asname:
+                    bound[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+                and _is_private(node.attr) and f"{bound[node.value.id]}.{node.attr}" not in modules):
+            found.append((node.lineno, f"{bound[node.value.id]}.{node.attr}"))
+    return found
+
+
+def test_no_module_imports_another_modules_private_names():
+    # STYLE rule 14: what one module offers another is a public (documented) name.
+    modules = library_modules()
+    found = [f"{name}:{line}: {what}" for name, (path, is_package) in sorted(modules.items())
+             for line, what in private_imports(name, path.read_text(encoding="utf-8"), is_package, modules)]
+    assert not found, "private names imported across modules:\n" + "\n".join(found)
+
+
+def test_the_private_import_finder_sees_both_forms():
+    modules = {"pkg": (None, True), "pkg.a": (None, False), "pkg.b": (None, False), "pkg._c": (None, False)}
+    source = ("from .b import _hidden, shown\nfrom . import _c, b\nfrom ._c import helper\n"
+              "def f():\n    return b._secret + b.__name__ + _c.helper\n")
+    assert private_imports("pkg.a", source, False, modules) == [(1, "from pkg.b import _hidden"), (5, "pkg.b._secret")]
+
+
+#: The longest a function of ``interconnect_lab/training/`` may be [lines], decorators and docstring
+#: included: a term of the step in a screen (STYLE rule 14).
+MAX_TRAINING_FUNCTION_LINES = 80
+
+
+def long_functions(source_text, limit):
+    """(name, lines) of each function of ``source_text`` longer than ``limit`` lines."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source_text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            start = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+            if node.end_lineno - start + 1 > limit:
+                found.append((node.name, node.end_lineno - start + 1))
+    return found
+
+
+def test_no_function_in_training_is_longer_than_a_screen():
+    modules = library_modules()
+    found = [f"{path.name}: {name} ({lines} lines)"
+             for module, (path, _) in sorted(modules.items()) if module.startswith("interconnect_lab.training")
+             for name, lines in long_functions(path.read_text(encoding="utf-8"), MAX_TRAINING_FUNCTION_LINES)]
+    assert not found, f"functions over {MAX_TRAINING_FUNCTION_LINES} lines: {found}"
+
+
+def test_the_length_finder_counts_decorators_and_docstrings():
+    source = "@decorator\ndef f():\n    '''Doc.\n\n    More.\n    '''\n    return 1\n"
+    assert long_functions(source, 6) == [("f", 7)] and long_functions(source, 7) == []

@@ -709,7 +709,7 @@ def _cluster_or_system(name):
     return training.cluster(name) if name in training.CLUSTERS else training.system_cluster(name)
 
 
-def _base_cluster(cluster):
+def base_cluster(cluster):
     return resolve("cluster", cluster, training.Cluster, (*training.CLUSTERS, *catalog.SYSTEMS),
                    lookup=_cluster_or_system)
 
@@ -774,7 +774,7 @@ def calibrated_cluster(cluster, *, scale_up=None, scale_out=None, name=None) -> 
     >>> round(r.bandwidth_term_s / (2**33 * fit.segments[-1].seconds_per_byte), 6)
     1.0
     """
-    base = _base_cluster(cluster)
+    base = base_cluster(cluster)
     up_measured = out_measured = None
     notes = []
     if scale_up is not None:

@@ -88,7 +88,7 @@ def _reference_parameters(run, reference):
     ('catalog: NVLink 2', 150.0)
     """
     from .. import catalog, collectives
-    from .fit import _base_cluster
+    from .fit import base_cluster
 
     if not isinstance(run, NcclTestsRun):
         raise TypeError(f"run must be an NcclTestsRun, got {type(run).__name__}")
@@ -98,7 +98,7 @@ def _reference_parameters(run, reference):
     algorithm = "direct" if run.collective in ("all_to_all", "send_recv") else "ring"
     if kind == "link":
         return f"catalog: {name}", {**collectives.link_parameters(catalog.link(name)), "algorithm": algorithm}
-    cluster = _base_cluster(name)
+    cluster = base_cluster(name)
     up = collectives.link_parameters(catalog.link(cluster.scale_up_link))
     label = f"catalog: {cluster.name}"
     if run.n_nodes == 1 or run.collective not in ("all_reduce", "all_gather", "reduce_scatter"):

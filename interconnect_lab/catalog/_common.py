@@ -3,7 +3,7 @@
 Status
 ------
 One convention, four fields, for every entry that says where a product or a
-standard stands (:func:`_check_status` validates them on construction):
+standard stands (:func:`check_status` validates them on construction):
 
 ``status``
     One of :data:`STATUSES`: ``"shipping"`` (a reader can buy it),
@@ -40,7 +40,7 @@ from ..sources import Source
 
 # Validation helpers -------------------------------------------------------------
 
-def _check_sources(entry):
+def check_sources(entry):
     sources = entry.sources
     if isinstance(sources, Source):
         sources = (sources,)
@@ -54,7 +54,7 @@ def _check_sources(entry):
     object.__setattr__(entry, "sources", sources)
 
 
-def _check_text(entry, *fields, optional=()):
+def check_text(entry, *fields, optional=()):
     for field in fields:
         value = getattr(entry, field)
         if value is None and field in optional:
@@ -65,7 +65,7 @@ def _check_text(entry, *fields, optional=()):
             )
 
 
-def _check_member(entry, field, choices):
+def check_member(entry, field, choices):
     value = getattr(entry, field)
     if value not in choices:
         listed = ", ".join(repr(c) for c in choices)
@@ -74,7 +74,7 @@ def _check_member(entry, field, choices):
         )
 
 
-def _check_positive_fields(entry, fields_and_units, *, allow_none=()):
+def check_positive_fields(entry, fields_and_units, *, allow_none=()):
     for field, unit in fields_and_units:
         value = getattr(entry, field)
         if value is None and field in allow_none:
@@ -84,7 +84,7 @@ def _check_positive_fields(entry, fields_and_units, *, allow_none=()):
         object.__setattr__(entry, field, checked)
 
 
-def _check_optional_integers(entry, fields, *, minimum):
+def check_optional_integers(entry, fields, *, minimum):
     for field in fields:
         value = getattr(entry, field)
         if value is not None:
@@ -139,7 +139,7 @@ def period(value, *, owner="date"):
                          "'YYYY-MM-DD', at the precision the source gives") from None
 
 
-def _check_status(entry, *, required=False):
+def check_status(entry, *, required=False):
     """Validate ``status``, ``status_date``, ``as_of`` and ``expected_by`` of ``entry`` (see the module notes).
 
     With ``required=False`` an entry may leave all four unset (an older entry whose
@@ -203,7 +203,7 @@ def overdue(entry, today) -> bool:
 
 # Tables and look-up ----------------------------------------------------------------
 
-def _table(entries):
+def name_table(entries):
     table = {}
     for entry in entries:
         if entry.name in table:

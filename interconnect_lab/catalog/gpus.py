@@ -8,7 +8,7 @@ from .. import units as u
 from .._validation import check_integer
 from .._lookup import resolve
 from ..sources import MLENG_ACCELERATORS, MLENG_SUSTAINED_MATMUL, Source, azure_benchmarking_guide
-from ._common import _check_positive_fields, _check_sources, _check_status, _check_text, _table
+from ._common import check_positive_fields, check_sources, check_status, check_text, name_table
 
 
 # GPU ------------------------------------------------------------------------------
@@ -107,15 +107,15 @@ class GPU:
     sources: tuple[Source, ...]
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_status(self)
-        _check_text(self, "name", "vendor", "scale_up_link", "same_silicon_as",
-                    optional=("scale_up_link", "same_silicon_as"))
+        check_sources(self)
+        check_status(self)
+        check_text(self, "name", "vendor", "scale_up_link", "same_silicon_as",
+                   optional=("scale_up_link", "same_silicon_as"))
         if self.same_silicon_as == self.name:
             raise ValueError(f"GPU {self.name!r}: same_silicon_as = {self.same_silicon_as!r} names the GPU itself; "
                              "give another catalog GPU built on the same chip, or None")
         check_integer("GPU.year", self.year, minimum=2000, maximum=2100)
-        _check_positive_fields(self, [
+        check_positive_fields(self, [
             ("bf16_flop_per_s", "FLOP/s"), ("fp8_flop_per_s", "FLOP/s"), ("hbm_bytes", "B"),
             ("hbm_bandwidth_bytes_per_s", "B/s"), ("power_w", "W"),
             ("measured_matmul_flop_per_s", "FLOP/s"), ("measured_fp8_matmul_flop_per_s", "FLOP/s"),
@@ -169,7 +169,7 @@ _MAMF_SOURCE = MLENG_ACCELERATORS.at(
          "H100 SXM 794.5 ('H200 is the same'), B200 1,745, GB200 1,822, MI300X 668.4 TFLOP/s; "
          "FP8 (float8_e4m3fn): B200 3,432.5, GB200 3,615.6 TFLOP/s")
 
-GPUS = _table([
+GPUS = name_table([
     GPU(
         name="A100 SXM", vendor="NVIDIA", year=2020,
         bf16_flop_per_s=312 * u.TFLOP_per_s, fp8_flop_per_s=None,

@@ -28,7 +28,7 @@ from .. import units as u
 from .._validation import check_integer
 from ..sources import Source
 from .._lookup import resolve
-from ._common import _check_positive_fields, _check_sources, _check_status, _check_text, _table
+from ._common import check_positive_fields, check_sources, check_status, check_text, name_table
 
 __all__ = ["Host", "HOSTS", "host"]
 
@@ -78,12 +78,12 @@ class Host:
     sources: tuple[Source, ...]
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_status(self)
-        _check_text(self, "name", "vendor", "cpu", "memory")
+        check_sources(self)
+        check_status(self)
+        check_text(self, "name", "vendor", "cpu", "memory")
         check_integer("Host.year", self.year, minimum=1990, maximum=2100)
         check_integer("Host.memory_channels", self.memory_channels, minimum=1, maximum=64)
-        _check_positive_fields(self, [("memory_transfers_per_s", "1/s")])
+        check_positive_fields(self, [("memory_transfers_per_s", "1/s")])
         if self.pcie_lanes is not None:
             check_integer("Host.pcie_lanes", self.pcie_lanes, minimum=1)
 
@@ -123,7 +123,7 @@ _GRANITE_RAPIDS = (
                 "transfer rates up from 6400MT/s'; 12 channels per socket (Tom's Hardware launch coverage)"),
 )
 
-HOSTS = _table([
+HOSTS = name_table([
     Host(
         # The host of chapter 3's first edition: the dual-socket 8-GPU server of 2023-24 (DGX H100, HGX H200).
         name="Xeon Platinum 8480C, 8 x DDR5-4800", vendor="Intel", cpu="4th Gen Xeon (Sapphire Rapids)",

@@ -13,9 +13,9 @@ from ..sources import (
     NVIDIA_NVLINK_HEALTH_CHECKS, WIKIPEDIA_PCIE, Source,
 )
 from ._common import (
-    _check_status,
-    _check_member, _check_optional_integers, _check_positive_fields, _check_sources, _check_text,
-    _table,
+    check_status,
+    check_member, check_optional_integers, check_positive_fields, check_sources, check_text,
+    name_table,
 )
 
 
@@ -104,16 +104,16 @@ class Link:
     FAMILIES = ("NVLink", "NVLink-C2C", "Infinity Fabric", "PCIe", "CXL", "InfiniBand", "Ethernet")
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_status(self)
-        _check_text(self, "name", "encoding", "phy", optional=("encoding", "phy"))
-        _check_member(self, "family", self.FAMILIES)
+        check_sources(self)
+        check_status(self)
+        check_text(self, "name", "encoding", "phy", optional=("encoding", "phy"))
+        check_member(self, "family", self.FAMILIES)
         check_integer("Link.year", self.year, minimum=1990, maximum=2100)
-        _check_positive_fields(self, [
+        check_positive_fields(self, [
             ("per_direction_bytes_per_s", "B/s"), ("lane_signalling_bit_per_s", "bit/s"),
             ("latency_s", "s"),
         ], allow_none=("lane_signalling_bit_per_s", "latency_s"))
-        _check_optional_integers(self, ("links_per_gpu", "lanes"), minimum=1)
+        check_optional_integers(self, ("links_per_gpu", "lanes"), minimum=1)
 
     @property
     def both_directions_bytes_per_s(self) -> float:
@@ -228,7 +228,7 @@ _ETHERNET_400G = Source(
     note="IEEE 802.3bs (200 Gb/s and 400 Gb/s Ethernet) approved 6 Dec 2017",
 )
 
-LINKS = _table([
+LINKS = name_table([
     # NVLink: NVIDIA quotes per-GPU totals with both directions added; halved here.
     Link(
         name="NVLink 1", family="NVLink", year=2016,

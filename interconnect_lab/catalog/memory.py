@@ -9,7 +9,7 @@ from .. import units as u
 from .._lookup import resolve
 from ..sources import MLENG_NETWORK, NVIDIA_GRACE_HOPPER, POND, Source
 from ._common import (
-    _check_member, _check_positive_fields, _check_sources, _check_text, _table,
+    check_member, check_positive_fields, check_sources, check_text, name_table,
 )
 from .gpus import GPU, GPUS, gpu
 from .hosts import HOSTS, Host, host
@@ -62,10 +62,10 @@ class MemoryTier:
     BANDWIDTH_DIRECTIONS = ("per direction", "total")
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_text(self, "name", "path", optional=("path",))
-        _check_member(self, "bandwidth_direction", self.BANDWIDTH_DIRECTIONS)
-        _check_positive_fields(self, [
+        check_sources(self)
+        check_text(self, "name", "path", optional=("path",))
+        check_member(self, "bandwidth_direction", self.BANDWIDTH_DIRECTIONS)
+        check_positive_fields(self, [
             ("bandwidth_bytes_per_s", "B/s"), ("latency_s", "s"), ("capacity_bytes", "B"),
         ], allow_none=("latency_s", "capacity_bytes"))
 
@@ -79,7 +79,7 @@ _LOCAL_DRAM_LATENCY = Source(
          "directly the CPU'; stored as 100 ns, a ceiling",
 )
 
-MEMORY_TIERS = _table([
+MEMORY_TIERS = name_table([
     MemoryTier(
         # The socket of the catalog's 2023 host (catalog.HOSTS): 8 channels x 4,800 MT/s x 8 B = 307.2 GB/s,
         # shared by reads and writes. catalog.host_memory_tier builds the same tier for any other host.

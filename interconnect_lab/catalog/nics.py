@@ -8,7 +8,7 @@ from .. import units as u
 from .._validation import check_integer
 from .._lookup import resolve
 from ..sources import MLENG_NETWORK, Source
-from ._common import _check_positive_fields, _check_sources, _check_status, _check_text, _table
+from ._common import check_positive_fields, check_sources, check_status, check_text, name_table
 
 
 # NIC ------------------------------------------------------------------------------
@@ -63,12 +63,12 @@ class NIC:
     sources: tuple[Source, ...]
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_status(self)
-        _check_text(self, "name", "vendor", "host_link", optional=("host_link",))
+        check_sources(self)
+        check_status(self)
+        check_text(self, "name", "vendor", "host_link", optional=("host_link",))
         check_integer("NIC.year", self.year, minimum=1990, maximum=2100)
-        _check_positive_fields(self, [("per_direction_bytes_per_s", "B/s"), ("power_w", "W")],
-                               allow_none=("power_w",))
+        check_positive_fields(self, [("per_direction_bytes_per_s", "B/s"), ("power_w", "W")],
+                              allow_none=("power_w",))
 
 
 # NICs -------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ _OFED_RELEASE_NOTES = Source(
     note="uplink speeds: ConnectX-6 up to HDR / 200GbE; ConnectX-7 up to NDR / 400GbE",
 )
 
-NICS = _table([
+NICS = name_table([
     NIC(
         name="ConnectX-6", vendor="NVIDIA (Mellanox)", year=2016,
         per_direction_bytes_per_s=200 * u.Gbit_per_s, host_link="PCIe Gen4 x16",

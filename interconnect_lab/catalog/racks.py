@@ -26,7 +26,7 @@ from .. import units as u
 from .._lookup import resolve
 from .._validation import check_integer
 from ..sources import Source
-from ._common import _check_member, _check_positive_fields, _check_sources, _check_status, _check_text, _table
+from ._common import check_member, check_positive_fields, check_sources, check_status, check_text, name_table
 
 __all__ = ["RackPower", "RACK_POWER", "rack_power", "POWER_DISTRIBUTIONS", "DISTRIBUTION_VOLTS", "HVDC_800V"]
 
@@ -78,16 +78,16 @@ class RackPower:
     note: str = ""
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_status(self)
-        _check_text(self, "name")
+        check_sources(self)
+        check_status(self)
+        check_text(self, "name")
         check_integer("RackPower.gpus", self.gpus, minimum=1, maximum=10_000)
-        _check_positive_fields(self, [("power_w", "W"), ("power_low_w", "W")], allow_none=("power_low_w",))
+        check_positive_fields(self, [("power_w", "W"), ("power_low_w", "W")], allow_none=("power_low_w",))
         if self.power_low_w is not None and self.power_low_w > self.power_w:
             raise ValueError(f"RackPower {self.name!r}: power_low_w = {self.power_low_w:g} W must be at most "
                              f"power_w = {self.power_w:g} W")
         if self.distribution is not None:
-            _check_member(self, "distribution", POWER_DISTRIBUTIONS)
+            check_member(self, "distribution", POWER_DISTRIBUTIONS)
 
     @property
     def per_gpu_w(self) -> float:
@@ -131,7 +131,7 @@ _PHITHETASIGMA = Source(
          "on a delay of 800 VDC (UNVERIFIED)",
 )
 
-RACK_POWER = _table([
+RACK_POWER = name_table([
     RackPower(
         name="GB300 NVL72", gpus=72, power_w=142 * u.kW,
         status="shipping", status_date="2025", as_of=_CHECKED,

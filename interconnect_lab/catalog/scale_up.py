@@ -31,7 +31,7 @@ from types import MappingProxyType
 from .. import units as u
 from .._validation import check_choice, check_integer, check_number
 from ..sources import Source
-from ._common import STATUSES, _check_status
+from ._common import STATUSES, check_status
 from .links import LINKS
 from .switches import SWITCHES, breakout
 
@@ -42,7 +42,7 @@ __all__ = ["STATUSES", "ScaleUpFabric", "SCALE_UP_FABRICS", "scale_up_fabric", "
 CHECKED = "2026-12-07"
 
 
-def _check_sources(owner, sources):
+def check_sources(owner, sources):
     if not sources or not all(isinstance(s, Source) for s in sources):
         raise ValueError(f"{owner} needs at least one Source: every entry says where its numbers come from")
 
@@ -315,9 +315,9 @@ class ScaleUpFabric:
     note: str = ""
 
     def __post_init__(self):
-        _check_sources(f"ScaleUpFabric {self.name!r}", self.sources)
+        check_sources(f"ScaleUpFabric {self.name!r}", self.sources)
         check_choice("openness", self.openness, ("proprietary", "licensed", "open standard"))
-        _check_status(self, required=True)
+        check_status(self, required=True)
         check_choice("topology", self.topology, TOPOLOGIES)
         if self.max_accelerators is not None:
             check_integer(f"{self.name}.max_accelerators", self.max_accelerators, minimum=2)
@@ -541,9 +541,9 @@ class RoadmapItem:
     note: str = ""
 
     def __post_init__(self):
-        _check_sources(f"RoadmapItem {self.name!r}", self.sources)
+        check_sources(f"RoadmapItem {self.name!r}", self.sources)
         check_choice("kind", self.kind, ("SerDes", "Ethernet standard", "switch chip"))
-        _check_status(self, required=True)
+        check_status(self, required=True)
         check_number(f"{self.name}.per_direction_bit_per_s", self.per_direction_bit_per_s, unit="bit/s",
                      minimum=0, min_inclusive=False)
         if self.lanes is not None:

@@ -13,7 +13,7 @@ from ..sources import (
     NVIDIA_SUPERPOD_GB200_NETWORK, Source,
 )
 from ._common import (
-    _check_member, _check_positive_fields, _check_sources, _check_status, _check_text, _table,
+    check_member, check_positive_fields, check_sources, check_status, check_text, name_table,
 )
 from .links import LINKS
 
@@ -81,13 +81,13 @@ class Switch:
     FAMILIES = ("NVSwitch", "InfiniBand", "Ethernet")
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_status(self)
-        _check_text(self, "name", "vendor")
-        _check_member(self, "family", self.FAMILIES)
+        check_sources(self)
+        check_status(self)
+        check_text(self, "name", "vendor")
+        check_member(self, "family", self.FAMILIES)
         check_integer("Switch.year", self.year, minimum=1990, maximum=2100)
         check_integer("Switch.ports", self.ports, minimum=2)
-        _check_positive_fields(self, [
+        check_positive_fields(self, [
             ("port_per_direction_bytes_per_s", "B/s"), ("latency_s", "s"), ("power_w", "W"),
         ], allow_none=("latency_s", "power_w"))
         if not isinstance(self.in_network_reduction, bool):
@@ -125,7 +125,7 @@ _SPECTRUM_X_PHOTONICS = (
                 "at 800 Gb/s'"),
 )
 
-SWITCHES = _table([
+SWITCHES = name_table([
     Switch(
         # DGX-2 (16 x V100): 6 chips per baseboard; each switch has 2 ports unused.
         name="NVSwitch 1", vendor="NVIDIA", family="NVSwitch", year=2018,

@@ -12,7 +12,7 @@ from ..sources import (
     NVIDIA_SUPERPOD_GB200_NETWORK, NVIDIA_SUPERPOD_H100_COMPONENTS, Source,
 )
 from ._common import (
-    _check_optional_integers, _check_positive_fields, _check_sources, _check_status, _check_text, _table,
+    check_optional_integers, check_positive_fields, check_sources, check_status, check_text, name_table,
 )
 from .gpus import gpu
 from .nics import nic
@@ -81,18 +81,18 @@ class System:
     sources: tuple[Source, ...]
 
     def __post_init__(self):
-        _check_sources(self)
-        _check_status(self)
-        _check_text(self, "name", "gpu", "scale_up_switch", "nic",
-                    optional=("scale_up_switch", "nic"))
+        check_sources(self)
+        check_status(self)
+        check_text(self, "name", "gpu", "scale_up_switch", "nic",
+                   optional=("scale_up_switch", "nic"))
         check_integer("System.gpus", self.gpus, minimum=1)
         check_integer("System.scale_up_switches", self.scale_up_switches, minimum=0)
         if self.scale_up_switch is None and self.scale_up_switches:
             raise ValueError(f"System {self.name!r}: scale_up_switches = {self.scale_up_switches} needs a "
                              "scale_up_switch naming the catalog switch chip")
         check_integer("System.nics", self.nics, minimum=0)
-        _check_positive_fields(self, [("power_w", "W")], allow_none=("power_w",))
-        _check_optional_integers(self, ("cpu_sockets",), minimum=1)
+        check_positive_fields(self, [("power_w", "W")], allow_none=("power_w",))
+        check_optional_integers(self, ("cpu_sockets",), minimum=1)
 
     @property
     def gpus_per_socket(self) -> int | None:
@@ -125,7 +125,7 @@ MLENG_ACCELERATORS_HGX = Source(
     note="secondary: 'NVIDIA now publishes official HGX B300 platform specs and lists it as shipping, as of "
          "2026-07-31 ... 14.4TBps total NVLink' for the 8-GPU board")
 
-SYSTEMS = _table([
+SYSTEMS = name_table([
     System(
         name="DGX H100", gpu="H100 SXM", gpus=8,
         scale_up_switch="NVSwitch 3", scale_up_switches=4,

@@ -204,7 +204,7 @@ def algorithms_for(collective):
     return tuple(name for name, entry in ALGORITHMS.items() if collective in entry.collectives)
 
 
-def _check_algorithm(name, collective, argument="algorithm"):
+def check_algorithm(name, collective, argument="algorithm"):
     check_choice(argument, name, ALGORITHMS)
     if collective not in ALGORITHMS[name].collectives:
         valid = ", ".join(repr(a) for a in algorithms_for(collective))

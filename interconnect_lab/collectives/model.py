@@ -10,7 +10,7 @@ import numpy as np
 from .._deprecation import renamed_attribute
 from .._validation import as_output, check_choice, check_finite_result, check_integer, check_number
 from .defaults import BASE_LATENCY_S, COLLECTIVES, NETWORK_EFFICIENCY, NVLINK_EFFICIENCY
-from .algorithms import ALGORITHMS, _check_algorithm, bus_bandwidth_factor
+from .algorithms import ALGORITHMS, check_algorithm, bus_bandwidth_factor
 
 
 # The model ----------------------------------------------------------------------
@@ -112,13 +112,13 @@ MAX_BANDWIDTH_BYTES_PER_S = 1e18
 MAX_LATENCY_S = 1e6
 
 
-def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm,
-           base_latency_s, efficiency, algorithm_efficiency, ranks_per_node,
-           network_bandwidth_bytes_per_s, network_latency_s, network_efficiency,
-           network_algorithm):
+def alpha_beta_terms(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm,
+                     base_latency_s, efficiency, algorithm_efficiency, ranks_per_node,
+                     network_bandwidth_bytes_per_s, network_latency_s, network_efficiency,
+                     network_algorithm):
     """Validate the inputs and return (latency term, seconds per byte, steps, traffic)."""
     check_choice("collective", collective, COLLECTIVES)
-    _check_algorithm(algorithm, collective)
+    check_algorithm(algorithm, collective)
     n = check_integer("n_ranks", n_ranks, minimum=1)
     size = check_number("size_bytes", size_bytes, unit="B", minimum=0, maximum=MAX_SIZE_BYTES)
     bandwidth = check_number("bandwidth_bytes_per_s", bandwidth_bytes_per_s, unit="B/s",
@@ -155,7 +155,7 @@ def _model(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, al
             raise ValueError(f"network_algorithm {network_algorithm!r} is not valid across "
                              "nodes: the network level runs a flat algorithm, and NVLink SHARP "
                              "works inside an NVLink domain (use 'sharp' for InfiniBand)")
-        _check_algorithm(network_algorithm, collective, "network_algorithm")
+        check_algorithm(network_algorithm, collective, "network_algorithm")
         hierarchy = (per_node, network_algorithm)
         network_bandwidth = check_number("network_bandwidth_bytes_per_s",
                                          network_bandwidth_bytes_per_s, unit="B/s",
@@ -342,7 +342,7 @@ def collective_performance(collective, size_bytes, n_ranks, bandwidth_bytes_per_
     >>> r.steps, round(r.time_s * 1e3, 2)
     (20, 5.36)
     """
-    size, n, latency_term, seconds_per_byte, steps, traffic = _model(
+    size, n, latency_term, seconds_per_byte, steps, traffic = alpha_beta_terms(
         collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s, algorithm,
         base_latency_s, efficiency, algorithm_efficiency, ranks_per_node,
         network_bandwidth_bytes_per_s, network_latency_s, network_efficiency, network_algorithm)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._validation import as_output
 from .defaults import BASE_LATENCY_S, NVLINK_EFFICIENCY
-from .model import _model, collective_performance
+from .model import alpha_beta_terms, collective_performance
 
 
 def collective_time(collective, size_bytes, n_ranks, bandwidth_bytes_per_s, latency_s,
@@ -258,10 +258,10 @@ def crossover_size(collective, n_ranks, bandwidth_bytes_per_s, latency_s, first=
     inf
     """
     arguments = (collective, 0.0, n_ranks, bandwidth_bytes_per_s, latency_s)
-    _, _, latency_first, per_byte_first, _, _ = _model(*arguments, first,
-                                                       *_option_tuple(options))
-    _, _, latency_second, per_byte_second, _, _ = _model(*arguments, second,
-                                                         *_option_tuple(options))
+    _, _, latency_first, per_byte_first, _, _ = alpha_beta_terms(*arguments, first,
+                                                                 *_option_tuple(options))
+    _, _, latency_second, per_byte_second, _, _ = alpha_beta_terms(*arguments, second,
+                                                                   *_option_tuple(options))
     numerator = np.asarray(latency_second - latency_first, dtype=float)
     denominator = np.asarray(per_byte_first - per_byte_second, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -321,8 +321,8 @@ def half_bandwidth_size(collective, n_ranks, bandwidth_bytes_per_s, latency_s, a
     >>> round(r.algorithm_bandwidth_bytes_per_s / (360e9 / 1.75), 3)
     0.5
     """
-    _, _, latency_term, per_byte, _, _ = _model(collective, 0.0, n_ranks, bandwidth_bytes_per_s,
-                                                latency_s, algorithm, *_option_tuple(options))
+    _, _, latency_term, per_byte, _, _ = alpha_beta_terms(collective, 0.0, n_ranks, bandwidth_bytes_per_s,
+                                                          latency_s, algorithm, *_option_tuple(options))
     latency_term = np.asarray(latency_term, dtype=float)
     per_byte = np.asarray(per_byte, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -54,18 +54,19 @@ import numpy as np
 from .._lazy import lazy_module
 from .._validation import MAX_COUNT, check_integer, check_number
 from .network import check_capacity
-from .traffic import _is_sequence, _per_flow
+from .traffic import is_sequence, per_flow_array
 
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
 __all__ = ["MaxMinRates", "max_min_rates", "incidence_matrix"]
 
-_TIE = 1e-12
+#: Relative difference below which two fill levels count as one (a tie) [-].
+TIE_TOLERANCE = 1e-12
 
 #: Largest capacity of one resource [B/s]: a resource may pool parallel links (spraying, adaptive
 #: routing), each at most CAPACITY_RANGE_BYTES_PER_S[1]; times of flows of at least 1e-30 B stay
 #: ordinary floats up to it. The flow simulator and max_min_rates share it.
-_MAX_RESOURCE_BYTES_PER_S = 1e30
+MAX_RESOURCE_BYTES_PER_S = 1e30
 #: Shares of a flow's bytes on one resource [-] (1 for a flow on one path through it): a smaller share
 #: would let the flow's rate overflow, a larger one its rate underflow to 0 and its time to infinity.
 _WEIGHT_RANGE = (1e-30, 1e30)
@@ -89,7 +90,7 @@ def _check_weights(name, weights):
 
 def _link_numbers(name, path):
     """One flow's links as an int64 array, or an error naming ``name``."""
-    if not _is_sequence(path):
+    if not is_sequence(path):
         raise TypeError(f"{name} must be a sequence of link numbers (integers >= 0), got {path!r}")
     try:
         links = np.asarray(path)
@@ -129,11 +130,11 @@ def _checked_incidence(incidence, links):
     return matrix
 
 
-def _checked_problem(incidence, capacity_bytes_per_s):
+def checked_problem(incidence, capacity_bytes_per_s):
     """(incidence as a checked CSR matrix, capacity as a float array): what max-min rates and the flow
     simulator both take, each capacity 0 (a failed link) or in [1e-30, 1e30] B/s, one per resource."""
     capacity = np.atleast_1d(np.asarray(check_capacity("capacity_bytes_per_s", capacity_bytes_per_s, failed=True,
-                                                       maximum=_MAX_RESOURCE_BYTES_PER_S), dtype=float))
+                                                       maximum=MAX_RESOURCE_BYTES_PER_S), dtype=float))
     matrix = _checked_incidence(incidence, capacity.size)
     if capacity.shape != (matrix.shape[1],):
         raise ValueError(f"capacity_bytes_per_s has {capacity.size} entries for {matrix.shape[1]} links")
@@ -162,7 +163,7 @@ def incidence_matrix(paths, resources=None, *, weights=None):
     array([[1., 0.],
            [1., 1.]])
     """
-    if not _is_sequence(paths):
+    if not is_sequence(paths):
         raise TypeError(f"paths must be a sequence of paths, each a sequence of link numbers; got {paths!r}")
     rows = [_link_numbers(f"paths[{flow}]", path) for flow, path in enumerate(paths)]
     lengths = np.array([row.size for row in rows], dtype=np.int64)
@@ -175,10 +176,10 @@ def incidence_matrix(paths, resources=None, *, weights=None):
     if weights is None:
         data = np.ones(links.size)
     else:
-        if not _is_sequence(weights) or len(weights) != len(rows):
+        if not is_sequence(weights) or len(weights) != len(rows):
             raise ValueError(f"weights must be a sequence of one sequence of shares per path ({len(rows)} paths), "
                              f"got {weights!r}")
-        data = [check_number(f"weights[{flow}]", w, minimum=0) if _is_sequence(w) else None
+        data = [check_number(f"weights[{flow}]", w, minimum=0) if is_sequence(w) else None
                 for flow, w in enumerate(weights)]
         for flow, (w, row) in enumerate(zip(data, rows)):
             if w is None or np.shape(w) != row.shape:
@@ -222,7 +223,7 @@ class MaxMinRates:
             return np.where(self.capacity_bytes_per_s > 0, self.load_bytes_per_s / self.capacity_bytes_per_s, 0.0)
 
 
-class _Incidence:
+class Incidence:
     """The same sparse matrix kept both ways: flow -> links and link -> flows."""
 
     def __init__(self, matrix):
@@ -242,10 +243,10 @@ class _Incidence:
         """Positions of the incidence entries of ``flows`` (all of them when every flow is asked for)."""
         if flows.size == self.shape[0] and (flows.size < 2 or bool(np.all(flows[1:] > flows[:-1]))):
             return slice(None)
-        return _ranges(self.flow_ptr, flows)
+        return row_positions(self.flow_ptr, flows)
 
 
-def _ranges(indptr, rows):
+def row_positions(indptr, rows):
     """Positions ``indptr[r]:indptr[r+1]`` for every ``r`` in ``rows``, concatenated."""
     starts = indptr[rows]
     lengths = indptr[rows + 1] - starts
@@ -270,20 +271,20 @@ _BATCH = 128
 _CANCELLED = 1e-9
 
 
-def _loads(incidence, flows, rates):
+def resource_loads(incidence, flows, rates):
     """Load the ``flows`` put on every resource at ``rates`` (aligned with ``flows``)."""
     if flows.size > incidence.shape[0] // 8:
         full = np.zeros(incidence.shape[0])
         full[flows] = rates
         return incidence.transposed @ full
-    entries = _ranges(incidence.flow_ptr, flows)
+    entries = row_positions(incidence.flow_ptr, flows)
     repeats = incidence.flow_ptr[flows + 1] - incidence.flow_ptr[flows]
     return np.bincount(incidence.flow_links[entries],
                        weights=incidence.flow_weights[entries] * np.repeat(rates, repeats),
                        minlength=incidence.shape[1])
 
 
-def _progressive_filling(incidence, spare, flows, floor=0.0):
+def progressive_filling(incidence, spare, flows, floor=0.0):
     """Max-min rates of ``flows`` sharing the ``spare`` capacity of each resource.
 
     ``spare`` is the capacity left by every other flow (whose rates stay as
@@ -326,7 +327,7 @@ def _progressive_filling(incidence, spare, flows, floor=0.0):
             lowest = fill.min()
         else:
             lowest = np.inf
-        if not lowest * (1 + _TIE) < rest_lowest:
+        if not lowest * (1 + TIE_TOLERANCE) < rest_lowest:
             everything = np.concatenate((candidates, rest))
             everything = everything[count[everything] > 0]
             fill_all = spare[everything] / weight[everything]
@@ -339,19 +340,19 @@ def _progressive_filling(incidence, spare, flows, floor=0.0):
             else:
                 candidates, rest, fill, rest_lowest = everything, everything[:0], fill_all, np.inf
             lowest = fill.min()
-            if not lowest * (1 + _TIE) < rest_lowest:  # a tie straddles the threshold
+            if not lowest * (1 + TIE_TOLERANCE) < rest_lowest:  # a tie straddles the threshold
                 candidates, rest, fill, rest_lowest = everything, everything[:0], fill_all, np.inf
         # A link may freeze its flows now if no flow on it crosses another link that fills sooner:
         # that link's level cannot move before its turn, since levels only rise. The lowest link
         # qualifies; so, usually, do many of the next ones. Links outside the batch fill later than
         # every batch link, so only links inside it can stand in the way.
-        tied = fill <= lowest * (1 + _TIE)
-        others = np.flatnonzero(~tied & (fill * (1 + _TIE) < rest_lowest))
+        tied = fill <= lowest * (1 + TIE_TOLERANCE)
+        others = np.flatnonzero(~tied & (fill * (1 + TIE_TOLERANCE) < rest_lowest))
         if others.size > _BATCH:
             others = others[np.argpartition(fill[others], _BATCH)[:_BATCH]]
         chosen_links = np.concatenate((np.flatnonzero(tied), others))
         batch, batch_fill = candidates[chosen_links], fill[chosen_links]
-        entries = _ranges(incidence.link_ptr, batch)
+        entries = row_positions(incidence.link_ptr, batch)
         lengths = incidence.link_ptr[batch + 1] - incidence.link_ptr[batch]
         newly = incidence.link_flows[entries]
         entry_link = np.repeat(np.arange(batch.size), lengths)
@@ -360,7 +361,7 @@ def _progressive_filling(incidence, spare, flows, floor=0.0):
         entry_fill = batch_fill[entry_link]
         np.minimum.at(flow_min, newly, entry_fill)
         reached = flow_min[newly]
-        blocked = np.bincount(entry_link, weights=entry_fill > reached * (1 + _TIE), minlength=batch.size)
+        blocked = np.bincount(entry_link, weights=entry_fill > reached * (1 + TIE_TOLERANCE), minlength=batch.size)
         free = blocked[entry_link] == 0
         owner = batch[entry_link[free]]
         newly = newly[free]
@@ -390,7 +391,7 @@ def _progressive_filling(incidence, spare, flows, floor=0.0):
         lost = links[(count[links] > 0) & (weight[links] <= before * _CANCELLED)]
         if lost.size:
             lost = np.unique(lost)
-            entries = _ranges(incidence.link_ptr, lost)
+            entries = row_positions(incidence.link_ptr, lost)
             owner = np.repeat(np.arange(lost.size), incidence.link_ptr[lost + 1] - incidence.link_ptr[lost])
             live = ~frozen[incidence.link_flows[entries]]
             weight[lost] = np.bincount(owner[live], weights=incidence.transposed.data[entries][live],
@@ -435,18 +436,18 @@ def max_min_rates(incidence, capacity_bytes_per_s, *, active=None):
     >>> max_min_rates([[0], [0, 1], [1]], [12.0, 4.0]).rates_bytes_per_s
     array([10.,  2.,  2.])
     """
-    matrix, capacity = _checked_problem(incidence, capacity_bytes_per_s)
+    matrix, capacity = checked_problem(incidence, capacity_bytes_per_s)
     if active is None:
         active = np.ones(matrix.shape[0], dtype=bool)
     else:
-        active = _per_flow("active", active, matrix.shape[0], flags=True)
+        active = per_flow_array("active", active, matrix.shape[0], flags=True)
     empty = np.flatnonzero(active & (np.diff(matrix.indptr) == 0))
     if empty.size:
         raise ValueError(f"incidence row {empty[0]} is empty: flow {empty[0]} crosses no link, so its rate would be "
                          "unbounded")
-    structure = _Incidence(matrix)
+    structure = Incidence(matrix)
     flows = np.flatnonzero(active)
-    allocated, allocated_bottleneck, rounds = _progressive_filling(structure, capacity, flows)
+    allocated, allocated_bottleneck, rounds = progressive_filling(structure, capacity, flows)
     rates = np.zeros(matrix.shape[0])
     rates[flows] = allocated
     bottleneck = np.full(matrix.shape[0], -1, dtype=np.int64)

@@ -43,7 +43,7 @@ import numpy as np
 from .._lazy import lazy_module
 from .._validation import check_choice
 from .network import Network
-from .traffic import Traffic, _is_sequence
+from .traffic import Traffic, is_sequence
 
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
@@ -126,7 +126,7 @@ def _flow_hash(seed, traffic, salt):
     return x
 
 
-def _seed_value(seed):
+def seed_value(seed):
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, got {seed!r}")
     if not 0 <= seed < 2 ** 63:
@@ -188,7 +188,7 @@ def _finish_single_path(network, traffic, routing, links):
 # ECMP -------------------------------------------------------------------------------
 
 def _ecmp(network, traffic, seed):
-    seed = _seed_value(seed)
+    seed = seed_value(seed)
     a_count, c_count = network.leaf_up_ports, max(network.spine_up_ports, 1)
     choices = a_count * c_count
     level = network.path_level(traffic.source, traffic.destination)
@@ -252,7 +252,7 @@ def _adaptive_waves(level, source_leaf, destination_leaf, source_pod, destinatio
 
 
 def _adaptive(network, traffic, seed):
-    seed = _seed_value(seed)
+    seed = seed_value(seed)
     capacity = network.capacity_bytes_per_s
     with np.errstate(divide="ignore"):
         inverse = np.where(capacity > 0, 1.0 / capacity, np.inf)
@@ -513,7 +513,7 @@ def route(network, traffic, routing="ecmp", *, seed=0):
     """
     check_choice("routing", routing, ROUTINGS)
     _check_traffic(network, traffic)
-    _seed_value(seed)  # checked even where the routing has no randomness (spraying)
+    seed_value(seed)  # checked even where the routing has no randomness (spraying)
     function, _ = ROUTINGS[routing]
     if network.tiers == 1:
         # One switch leaves no choice: every flow crosses its source's NIC link up and its destination's down.
@@ -553,13 +553,13 @@ def explicit_routes(network, traffic, paths):
     [[0, 16, 26, 10]]
     """
     _check_traffic(network, traffic)
-    if not _is_sequence(paths):
+    if not is_sequence(paths):
         raise TypeError(f"paths must be a sequence of paths, one per flow, each a sequence of link numbers; "
                         f"got {paths!r}")
     if len(paths) != traffic.flow_count:
         raise ValueError(f"paths has {len(paths)} entries for {traffic.flow_count} flows")
     for flow, path in enumerate(paths):
-        if not _is_sequence(path):
+        if not is_sequence(path):
             raise TypeError(f"paths[{flow}] must be a sequence of link numbers, got {path!r}")
     rows = np.full((traffic.flow_count, max((len(p) for p in paths), default=0)), -1, dtype=np.int64)
     for flow, path in enumerate(paths):

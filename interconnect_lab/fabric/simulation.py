@@ -32,14 +32,15 @@ import numpy as np
 from .._deprecation import renamed_attribute
 from .._lazy import lazy_module
 from .._validation import check_choice, check_number
-# _MAX_RESOURCE_BYTES_PER_S is the capacity bound _checked_problem applies; named here, the simulator's
+# MAX_RESOURCE_BYTES_PER_S is the capacity bound checked_problem applies; named here, the simulator's
 # bound is visibly max-min's.
 from .maxmin import (  # noqa: F401
-    _MAX_RESOURCE_BYTES_PER_S, _TIE, _checked_problem, _Incidence, _loads, _progressive_filling, _ranges,
+    MAX_RESOURCE_BYTES_PER_S, TIE_TOLERANCE, checked_problem, Incidence, resource_loads, progressive_filling,
+    row_positions,
 )
 from .network import Network
-from .routing import ROUTINGS, Routes, _seed_value, route
-from .traffic import FLOW_BYTES_RANGE, Collective, _per_flow
+from .routing import ROUTINGS, Routes, seed_value, route
+from .traffic import FLOW_BYTES_RANGE, Collective, per_flow_array
 
 sp = lazy_module("scipy.sparse")  # imported on first use: import interconnect_lab stays fast
 
@@ -186,10 +187,10 @@ class FlowSimulation:
     """
 
     def __init__(self, incidence, capacity_bytes_per_s, size_bytes, *, background=None, time_tolerance=1e-9):
-        matrix, capacity = _checked_problem(incidence, capacity_bytes_per_s)
+        matrix, capacity = checked_problem(incidence, capacity_bytes_per_s)
         flows, resources = matrix.shape
-        size = _per_flow("size_bytes", size_bytes, flows)
-        background = _per_flow("background", False if background is None else background, flows, flags=True)
+        size = per_flow_array("size_bytes", size_bytes, flows)
+        background = per_flow_array("background", False if background is None else background, flows, flags=True)
         check_number("size_bytes", np.where(background & np.isinf(size), 1.0, size), unit="B",
                      minimum=FLOW_BYTES_RANGE[0], maximum=FLOW_BYTES_RANGE[1])
         empty = np.flatnonzero(np.diff(matrix.indptr) == 0)
@@ -203,7 +204,7 @@ class FlowSimulation:
             raise ValueError(f"flow {flow} crosses link {link}, whose capacity_bytes_per_s is 0 (a failed link): it "
                              "would never finish (only a background flow may)")
         self.time_tolerance = check_number("time_tolerance", time_tolerance, minimum=0, maximum=0.1, scalar=True)
-        self._incidence = _Incidence(matrix)
+        self._incidence = Incidence(matrix)
         self.capacity_bytes_per_s = capacity
         self.size_bytes = size
         self.background = background
@@ -255,8 +256,8 @@ class FlowSimulation:
             return
         incidence = self._incidence
         old = self.rates_bytes_per_s[flows]
-        spare = self.capacity_bytes_per_s - self._load + _loads(incidence, flows, old)
-        new, _, rounds = _progressive_filling(incidence, spare, flows, floor)
+        spare = self.capacity_bytes_per_s - self._load + resource_loads(incidence, flows, old)
+        new, _, rounds = progressive_filling(incidence, spare, flows, floor)
         self.rounds += rounds
         self.refilled_flows += flows.size
         stuck = flows[(new <= 0) & ~self.background[flows]]  # a background flow may wait on a failed link
@@ -268,7 +269,7 @@ class FlowSimulation:
         self._mark_delivered[flows] += sent
         self._mark_remaining[flows] -= sent
         self._mark_time[flows] = self.now_s
-        self._load += _loads(incidence, flows, new - old)
+        self._load += resource_loads(incidence, flows, new - old)
         self.rates_bytes_per_s[flows] = new
         self._minus_rate[flows] = -new
         foreground = ~self.background[flows]   # a background flow never finishes (it may wait at rate 0)
@@ -293,7 +294,7 @@ class FlowSimulation:
         if candidates.size < 2:
             return candidates
         member, seen_flow, seen_link = self._flow_member, self._flow_mark, self._link_mark
-        links = _first_of_each(incidence.flow_links[_ranges(incidence.flow_ptr, finished)], seen_link)
+        links = _first_of_each(incidence.flow_links[row_positions(incidence.flow_ptr, finished)], seen_link)
         # The search reads every flow on the links it reaches; when that is more than the candidates'
         # own entries, refilling them all is cheaper than finding out which need it.
         budget = 4 * int((incidence.flow_ptr[candidates + 1] - incidence.flow_ptr[candidates]).sum())
@@ -304,7 +305,7 @@ class FlowSimulation:
         found_links, found_flows = [links], []
         found = 0
         while links.size:
-            flows = incidence.link_flows[_ranges(incidence.link_ptr, links)]
+            flows = incidence.link_flows[row_positions(incidence.link_ptr, links)]
             flows = _first_of_each(flows[member[flows]], seen_flow)
             if flows.size == 0:
                 break
@@ -312,7 +313,7 @@ class FlowSimulation:
             found += flows.size
             if found > candidates.size // 2:
                 break  # most of them: not worth the search, refill them all
-            links = _first_of_each(incidence.flow_links[_ranges(incidence.flow_ptr, flows)], seen_link)
+            links = _first_of_each(incidence.flow_links[row_positions(incidence.flow_ptr, flows)], seen_link)
             found_links.append(links)
         affected = np.sort(np.concatenate(found_flows)) if found_flows else np.zeros(0, dtype=np.int64)
         member[candidates] = False
@@ -341,11 +342,11 @@ class FlowSimulation:
         self._finish[finished] = np.inf
         self.active[finished] = False
         self._running -= finished.size
-        self._load -= _loads(self._incidence, finished, rates)
+        self._load -= resource_loads(self._incidence, finished, rates)
         self.rates_bytes_per_s[finished] = 0.0
         self._minus_rate[finished] = 0.0
         self.now_s = float(finish.max())
-        lowest = rates.min() * (1 - _TIE)
+        lowest = rates.min() * (1 - TIE_TOLERANCE)
         faster = self._by_rate.take(-lowest)
         affected = self._connected(finished, faster)
         if affected.size < faster.size:
@@ -623,9 +624,9 @@ def fair_rates(network, traffic, routing="ecmp", *, seed=0):
     1.0
     """
     routes = route(network, traffic, routing, seed=seed)
-    structure = _Incidence(routes.incidence)
-    rates, _, rounds = _progressive_filling(structure, routes.resource_capacity_bytes_per_s,
-                                            np.arange(traffic.flow_count))
+    structure = Incidence(routes.incidence)
+    rates, _, rounds = progressive_filling(structure, routes.resource_capacity_bytes_per_s,
+                                           np.arange(traffic.flow_count))
     return RateResult(routes=routes, rates_bytes_per_s=rates, link_load_bytes_per_s=routes.link_load(rates),
                       rounds=rounds)
 
@@ -707,7 +708,7 @@ def simulate_collective(network, collective, routing="ecmp", *, seed=0, time_tol
         raise TypeError(f"collective must be a fabric Collective, got {type(collective).__name__}")
     # Checked here too: a collective that stays inside its servers runs no simulation that would check them.
     check_choice("routing", routing, ROUTINGS)
-    _seed_value(seed)
+    seed_value(seed)
     check_number("time_tolerance", time_tolerance, minimum=0, maximum=0.1, scalar=True)
     network.check_hosts("collective.ranks", collective.ranks)
     results = []

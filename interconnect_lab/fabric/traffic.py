@@ -77,12 +77,12 @@ def _rng(seed):
     return np.random.default_rng(int(seed))
 
 
-def _is_sequence(value):
+def is_sequence(value):
     """A list, tuple or one-dimensional array (not a string, not a number)."""
     return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)
 
 
-def _per_flow(name, value, flows, *, flags=False):
+def per_flow_array(name, value, flows, *, flags=False):
     """``value`` (one value, or one per flow) as an array of ``flows`` floats, or of booleans with ``flags``."""
     kinds, what = ("b", "True or False") if flags else ("iuf", "a number")
     if not flags and isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
@@ -165,8 +165,8 @@ class Traffic:
         if same.size:
             raise ValueError(f"flow {same[0]} sends from host {source[same[0]]} to itself: "
                              "a flow needs two different hosts")
-        background = _per_flow("background", self.background, source.size, flags=True)
-        size = _per_flow("size_bytes", self.size_bytes, source.size)
+        background = per_flow_array("background", self.background, source.size, flags=True)
+        size = per_flow_array("size_bytes", self.size_bytes, source.size)
         finite = np.where(background & np.isinf(size), 1.0, size)
         _check_size("size_bytes", finite, scalar=False) if size.size else None
         for name, array in (("source", source.astype(np.int64)), ("destination", destination.astype(np.int64)),

@@ -25,7 +25,7 @@ __all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot"
 _SIZE_LABEL = "message size S [B]"
 
 
-def _size_axis(ax):
+def size_axis(ax):
     ax.set_xscale("log")
     ax.xaxis.set_major_locator(LogLocator(base=10, numticks=20))
     ax.xaxis.set_major_formatter(FuncFormatter(
@@ -94,7 +94,7 @@ def bus_bandwidth_plot(results, *, ax=None, link_bandwidth_bytes_per_s=None, eff
         ax.plot([size], [busbw / u.GB_per_s], marker="o", linestyle="none", markersize=8,
                 markerfacecolor="white", markeredgewidth=2, label=f"measured: {label}", **color)
         top = max(top, busbw / u.GB_per_s)
-    _size_axis(ax)
+    size_axis(ax)
     ax.set_ylim(0, 1.12 * top)
     ax.set_ylabel("bus bandwidth [GB/s]")
     if link_bandwidth_bytes_per_s is not None:
@@ -151,7 +151,7 @@ def collective_time_plot(results, *, ax=None, crossover_bytes=None, crossover_la
     if crossover_bytes is not None and math.isfinite(crossover_bytes):
         ax.axvline(crossover_bytes, color=PALETTE["grey"], linestyle=":", linewidth=1.5,
                    label=f"{crossover_label} at {format_bytes(crossover_bytes)}")
-    _size_axis(ax)
+    size_axis(ax)
     ax.set_yscale("log")
     if show_terms:
         # The bandwidth term of a tiny message is far below any time worth showing.

@@ -12,7 +12,7 @@ from matplotlib.ticker import PercentFormatter
 
 from .. import units as u
 from ..inference import ServingDeployment
-from .moe import _time_axis
+from .moe import time_axis
 from .style import COLORS, PALETTE, new_figure, styled
 
 __all__ = ["decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS"]
@@ -60,7 +60,7 @@ def decode_all_reduce_plot(tensor_parallel, lines_s, *, ax=None, title=None):
     ax.set_xscale("log", base=2)
     ax.set_xticks(x, [f"{int(v)}" for v in x])
     ax.set_yscale("log")
-    _time_axis(ax.yaxis, subs=(1.0, 2.0, 5.0))
+    time_axis(ax.yaxis, subs=(1.0, 2.0, 5.0))
     ax.set_xlabel("tensor-parallel GPUs (log scale)")
     ax.set_ylabel("time per decode step (log scale)")
     ax.legend(loc="best", fontsize=8.5)
@@ -102,7 +102,7 @@ def kv_transfer_plot(prompt_tokens, lines_s, *, reference_s=None, reference_labe
     ax.set_xscale("log", base=2)
     ax.set_xticks(x, [f"{int(v):,}" for v in x])
     ax.set_yscale("log")
-    _time_axis(ax.yaxis)
+    time_axis(ax.yaxis)
     ax.set_xlabel("prompt length [tokens]")
     ax.set_ylabel("time")
     ax.legend(loc="upper left", fontsize=8.5)

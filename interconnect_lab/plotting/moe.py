@@ -34,7 +34,7 @@ LAYER_PARTS = {
 }
 
 
-def _time_axis(axis, subs=(1.0,)):
+def time_axis(axis, subs=(1.0,)):
     def label(x, _):
         if x >= 1:
             return f"{x:g} s"
@@ -197,7 +197,7 @@ def moe_layer_plot(step, *, ax=None, limits_s=(1e-6, 1.0), title=None):
                 gid=f"value:{part}")
     ax.set_xscale("log")
     ax.set_xlim(low, high)
-    _time_axis(ax.xaxis)
+    time_axis(ax.xaxis)
     ax.set_yticks(y, list(LAYER_PARTS))
     ax.set_xlabel("time on one GPU (logarithmic)")
     ax.grid(axis="y", visible=False)

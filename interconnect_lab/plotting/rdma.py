@@ -15,7 +15,7 @@ from matplotlib.patches import FancyArrowPatch
 
 from .. import units as u
 from ..rdma import GPU_PATHS, MOVERS, SEGMENTS, GpuTransfer, HostTransfer
-from .collectives import _size_axis
+from .collectives import size_axis
 from .style import PALETTE, new_figure, styled
 
 __all__ = ["MOVER_COLORS", "STACK_COLORS", "PATH_COLORS", "data_path_plot", "host_transfer_plot",
@@ -167,11 +167,11 @@ def host_transfer_plot(central, *, best=None, worst=None, axes=None, link_bytes_
         top = max(top, link_bytes_per_s / u.GB_per_s)
         bandwidth_ax.axhline(link_bytes_per_s / u.GB_per_s, color=PALETTE["black"], linestyle="--", linewidth=1,
                              label=f"port line rate ({link_bytes_per_s / u.GB_per_s:.0f} GB/s)")
-    _size_axis(time_ax)
+    size_axis(time_ax)
     time_ax.set_yscale("log")
     time_ax.set_ylabel("one-way time [µs]")
     time_ax.legend(loc="upper left", fontsize=9)
-    _size_axis(bandwidth_ax)
+    size_axis(bandwidth_ax)
     bandwidth_ax.set_ylim(0, 1.15 * top)
     bandwidth_ax.set_ylabel("effective bandwidth, one direction [GB/s]")
     # Under the plateaus, right of the rise: the line-rate line crosses the top of the axes.
@@ -272,7 +272,7 @@ def gpu_transfer_plot(curves, point, *, axes=None, bandwidth_limit_bytes_per_s=N
                           marker="o", markersize=10, markerfacecolor="none", markeredgewidth=2,
                           color=PALETTE["black"], linestyle="none", label="chosen size")
     ring.set_gid("point")
-    _size_axis(curve_ax)
+    size_axis(curve_ax)
     limit = (bandwidth_limit_bytes_per_s / u.GB_per_s if bandwidth_limit_bytes_per_s else 1.12 * top)
     curve_ax.set_ylim(0, limit)
     curve_ax.set_ylabel("effective bandwidth per GPU,\none direction [GB/s]")

@@ -10,12 +10,23 @@ The chain a reader follows in chapter 8:
 2. A :class:`Cluster` (GPUs and links by catalog name, from :data:`CLUSTERS`), a
    :class:`ParallelConfig` (TP, PP, DP, CP, microbatch, global batch,
    interleaving, recomputation, ZeRO stage) and a :class:`Software` stack
-   (named overlap switches, from :data:`SOFTWARE`) go into
+   (from :data:`SOFTWARE`; see below) go into
    :func:`training_step`, which returns a :class:`TrainingStep`: where the
    time goes, step time, tokens/s, FLOP/s per GPU, MFU, HFU, memory per GPU
    and the days to train on T tokens (SC21 Eq. 4).
 3. :func:`parallel_sweep` evaluates every valid (TP, PP, DP, microbatch) split
    of N GPUs at once, vectorised, so a widget can search the space.
+
+A :class:`Software` stack is a few small records, one per mechanism, each a
+field or two of named choices (``interconnect_lab.training.stack``):
+:class:`Kernels` (attention kernel, GEMM precision, element-wise execution,
+parallel block), :class:`Precision` (bytes of a weight and a gradient, FP32
+weights under autocast), :class:`Overlap` (tensor-, context-, pipeline- and
+data-parallel overlap, with the data-parallel buckets), :class:`Optimizer`
+(fused or op by op; clipping every step or over the threshold) and
+:class:`ZeroPlusPlus`, beside the checkpoint implementation and SC21's
+scatter/gather. Each enumerated field takes a name from its record's
+``CHOICES`` table; :meth:`Software.replace` makes a variant.
 
 Communication volumes of the data-parallel family live beside them:
 :func:`zero_communication_volume` (ZeRO stages and ZeRO++) and
@@ -54,11 +65,11 @@ maintainers), and that memory time is added to the compute it overlaps; on
 request (``Efficiencies.nccl_bus_bytes_per_s_per_sm``) so are the SMs its NCCL
 kernels hold. Recomputation reruns what the policy names, less each block's
 MLP output projection where PyTorch's checkpoint stops early
-(``Software.recompute_early_stop``). The optimizer updates each GPU's share
+(``Software.checkpoint``). The optimizer updates each GPU's share
 of the weights (all of them without ZeRO, a shard group's share with hybrid
-sharding) in one fused kernel or op by op (``Software.fused_optimizer``),
-after clipping the gradients to a global norm (``Software.clip_every_step``).
-A stack that keeps FP32 weights under autocast (``Software.fp32_weights``)
+sharding) in one fused kernel or op by op (``Optimizer.update``),
+after clipping the gradients to a global norm (``Optimizer.clipping``).
+A stack that keeps FP32 weights under autocast (``Precision.fp32_weights``)
 also pays autocast's casts of every weight and weight gradient in HBM time,
 gathers 4 bytes per weight, and carries an FP32 residual stream.
 Communication times come from :mod:`interconnect_lab.collectives` over the
@@ -89,17 +100,19 @@ from .models import (  # noqa: F401
     RECOMPUTATION, Recomputation, TransformerModel, parameter_count, flops_per_token, training_flops,
     training_time_s,
 )
-from .hardware import ZERO, ZERO_PLUS_PLUS, Cluster, Software, Efficiencies
+from .hardware import ZERO, ZERO_PLUS_PLUS, Cluster, Efficiencies
+from .stack import Kernels, Optimizer, Overlap, Precision, Software, ZeroPlusPlus
 from .presets import (  # noqa: F401
     GPT3, LLAMA2, transformer_model, cluster, software, system_cluster, scale_out_variants,
 )
 from .config import ParallelConfig, parallel_config
 from .schedules import pipeline_bubble_fraction, PipelineSchedule, pipeline_schedule
-from .step import (  # noqa: F401
-    KORTHIKANTI, _activation_bytes_per_layer, MemoryBreakdown, TrainingStep,
-    SUSTAINED_REFERENCE_GPU, matmul_fraction_of_peak, sustained_matmul_rate, training_step, memory_per_gpu,
-    NCCL_BUS_BYTES_PER_S_PER_SM, NCCL_SM_SOURCE,
+from .models import KORTHIKANTI  # noqa: F401
+from .hardware import (
+    SUSTAINED_REFERENCE_GPU, matmul_fraction_of_peak, sustained_matmul_rate, NCCL_BUS_BYTES_PER_S_PER_SM,
+    NCCL_SM_SOURCE,
 )
+from .step import MemoryBreakdown, TrainingStep, training_step, memory_per_gpu
 from .tensor_parallel import TensorParallelLayer, tensor_parallel_layer, tensor_parallel_scan
 from .sweeps import NetworkScan, network_scan, TrainingSweep, parallel_sweep, megascale_ablation
 from .traffic import ParallelTraffic, parallel_traffic
@@ -120,7 +133,7 @@ MODELS = presets.MODELS
 #: Published clusters, by name, built from catalog parts.
 CLUSTERS = presets.CLUSTERS
 
-#: Training stacks by name: the overlap switches each one sets.
+#: Training stacks by name: the kernels, precision, overlap, optimizer and checkpointing each one runs.
 SOFTWARE = presets.SOFTWARE
 
 #: The one set of defaults every published case is computed with.
@@ -140,7 +153,8 @@ __all__ = [
     "TransformerModel", "MODELS", "matmul_fraction_of_peak", "sustained_matmul_rate", "SUSTAINED_REFERENCE_GPU", "transformer_model",
     "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops", "RECOMPUTATION", "Recomputation",
     # hardware and software
-    "Cluster", "CLUSTERS", "cluster", "Software", "SOFTWARE", "software",
+    "Cluster", "CLUSTERS", "cluster", "Software", "Kernels", "Precision", "Overlap", "Optimizer", "ZeroPlusPlus",
+    "SOFTWARE", "software",
     "Efficiencies", "DEFAULT_EFFICIENCIES", "ATTENTION_KERNELS", "ATTENTION_KERNEL_SOURCES",
     "AttentionShare", "attention_share", "ATTENTION_BENCHMARK_LENGTHS",
     "FLASH_ATTENTION_BACKWARD_FLOPS",

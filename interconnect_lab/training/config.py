@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._validation import check_choice, check_integer
-from .models import TransformerModel, _RECOMPUTE
+from .models import RECOMPUTATION, TransformerModel
 
 
 # ============================================================================
@@ -77,7 +77,7 @@ class ParallelConfig:
                       "interleave"):
             check_integer(field, getattr(self, field), minimum=1)
         check_integer("microbatch_size", self.microbatch_size, minimum=1, unit="sequences")
-        check_choice("recompute", self.recompute, _RECOMPUTE)
+        check_choice("recompute", self.recompute, RECOMPUTATION)
         check_integer("zero_stage", self.zero_stage, minimum=0, maximum=3)
         if self.shard_group_size is not None:
             check_integer("shard_group_size", self.shard_group_size, minimum=1, maximum=self.data_parallel)
@@ -114,17 +114,18 @@ class ParallelConfig:
 
     def check(self, model: TransformerModel) -> "ParallelConfig":
         """Raise ``ValueError`` naming what does not divide what; return self if the split is valid."""
-        _check_divides(model, self.tensor_parallel, self.pipeline_parallel, self.context_parallel,
+        check_divides(model, self.tensor_parallel, self.pipeline_parallel, self.context_parallel,
                        self.interleave, uneven_pipeline=self.uneven_pipeline)
         return self
 
 
-def _divides_model(model, t):
+def divides_model(model, t):
     """Whether tensor-parallel degree t splits the model's heads and MLP evenly."""
     return not (model.heads % t or model.ffn_hidden_size % t or (model.kv_heads % t and t % model.kv_heads))
 
 
-def _check_divides(model, t, p, c, v, *, uneven_pipeline=False):
+def check_divides(model, t, p, c, v, *, uneven_pipeline=False):
+    """Raise ``ValueError`` naming everything of ``model`` that degrees t, p, c and v do not divide."""
     problems = []
     if model.heads % t:
         problems.append(f"heads = {model.heads} are not divisible by tensor_parallel = {t}")

@@ -1,4 +1,7 @@
-"""What a training run runs on: clusters of catalog parts, software stacks, efficiency defaults."""
+"""What a training run runs on: clusters of catalog parts, what the stacks' kernels cost, efficiency defaults.
+
+The stacks themselves are :mod:`interconnect_lab.training.stack`.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .. import catalog
+from .. import catalog, matmul
 from .._validation import check_choice, check_integer, check_number
 from .. import units as u
 from ..sources import FLASH_ATTENTION_2, Source
@@ -163,9 +166,6 @@ def _group_system(cluster, ranks, ranks_per_node, network_slowdown):
         nic_bytes_per_s=cluster.collective_port_bytes_per_s / network_slowdown,
         name=f"{ranks // per_node} x {per_node} {cluster.gpu}")
 
-
-#: Precisions the weight GEMMs can run in.
-GEMM_PRECISIONS = ("bf16", "fp8")
 
 FLASH_ATTENTION_3 = Source(
     title="J. Shah et al., FlashAttention-3: Fast and Accurate Attention with Asynchrony and Low-precision",
@@ -330,7 +330,7 @@ GRADIENT_NORM_BYTES = 4.0
 #: multiplication of each FP32 gradient by the clamped coefficient (read 4, write 4) [B].
 #: PyTorch's ``clip_grad_norm_`` scales unconditionally to spare a host synchronisation
 #: (``PYTORCH_CLIP_GRAD_NORM``); Megatron-LM scales only when the norm is over the threshold
-#: (``MEGATRON_CLIP_GRADS``), which a steady step does not count (``Software.clip_every_step``).
+#: (``MEGATRON_CLIP_GRADS``), which a steady step does not count (``Optimizer.clipping``).
 GRADIENT_CLIP_BYTES = GRADIENT_NORM_BYTES + 8.0
 #: Where the clipping is counted from.
 GRADIENT_CLIP_SOURCES = (PYTORCH_CLIP_GRAD_NORM, MEGATRON_CLIP_GRADS)
@@ -449,193 +449,113 @@ ATTENTION_KERNEL_SOURCES = MappingProxyType({
 })
 
 
-@dataclass(frozen=True, kw_only=True)
-class Software:
-    """A training stack: kernels and the named overlap switches.
+#: Bus bandwidth one SM carries in a NCCL collective [B/s]. NCCL runs each channel as a thread
+#: block that holds its SM for the whole collective, shared with no compute kernel, and takes the
+#: fewest SMs that reach the platform's bandwidth: 2 for one NIC (12-24 GB/s), 16 for a DGX's
+#: 8 NICs at about 190 GB/s (``NCCL_SM_SOURCE``): 190/16 GB/s per SM, at least 2, at most 32
+#: (NCCL's channel limit). Opt in with ``Efficiencies.nccl_bus_bytes_per_s_per_sm``.
+NCCL_BUS_BYTES_PER_S_PER_SM = 190e9 / 16
+NCCL_MIN_SMS, NCCL_MAX_SMS = 2, 32
+NCCL_SM_SOURCE = Source(
+    title="NVIDIA/nccl issue 689: Does NCCL Allreduce kernels slowdown the computation kernels of GPU?",
+    year=2023, url="https://github.com/NVIDIA/nccl/issues/689",
+    note="a maintainer: NCCL uses the minimal number of SMs to achieve the platform's performance, 2 for a "
+         "single NIC at 12-24 GB/s, 16 on a DGX with 8 NICs at 190 GB/s; NCCL CTAs won't share an SM with "
+         "compute kernels")
 
-    Every switch is a physical statement about what runs at the same time or
-    what is not computed; toggling them one by one replays MegaScale's
-    ablation (:func:`megascale_ablation`).
+
+
+#: The GPU whose sustained (power-limited) matmul rate anchors the others: the H200, the H100's
+#: chip at the same 700 W, on which the GEMM efficiency is validated (the H100 rows of the
+#: fidelity table). Its best measured rate is the one the efficiency multiplies.
+SUSTAINED_REFERENCE_GPU = "H200 SXM"
+
+
+def sustained_matmul_rate(gpu) -> float | None:
+    """The BF16 matmul rate ``gpu`` holds at its power limit, every GPU of its node busy [FLOP/s].
+
+    The catalog's ``sustained_matmul_flop_per_s`` where measured. A GPU built on
+    the same chip as a measured one (``GPU.same_silicon_as``) takes that GPU's
+    sustained rate scaled by the ratio of their best measured rates: a GB200,
+    the B200's chip at a higher clock and power limit, holds what a B200 holds
+    times 1,822 / 1,745. None where neither is measured.
 
     Parameters
     ----------
-    name : str
-        Label.
-    flash_attention : bool
-        Attention computed in on-chip tiles (FlashAttention): the b·a·s² score
-        and probability tensors are never written to HBM. Off: they are
-        written, soft-maxed, dropped out and read again (13 bytes per score
-        per forward pass with dropout, 8 without).
-    gemm_precision : {"bf16", "fp8"}
-        Precision of the weight GEMMs (Transformer Engine's FP8 runs the
-        linear layers in FP8 and attention in BF16). FP8 GEMMs run at the
-        GPU's best measured FP8 matmul rate (1.74 times the BF16 one on an
-        H100, not the 2 of the peaks; :func:`interconnect_lab.matmul.best_rate`)
-        with 1-byte operands in the shape model, and each GEMM input and
-        output gradient is first quantized (read in BF16, written as FP8
-        row-wise and column-wise: 4 B of HBM traffic per element). MFU stays
-        relative to the BF16 peak, as NVIDIA and Meta report it.
-    context_parallel_overlap : bool
-        Context parallelism's key and value exchange runs under the attention
-        it feeds (ring attention). Off: all-gathered before attention and
-        exposed, as Llama 3 does it (§3.3.2).
-    attention_kernel : str
-        Which fused attention kernel, a name in ``training.ATTENTION_KERNELS``:
-        its published share of the GPU's peak, forward and backward, caps the
-        attention core's rate (FlashAttention-2 reaches 72% of an A100 but a
-        third of an H100; on an H100 at head dimension 128, FlashAttention-3
-        62% forward and 57% backward, cuDNN's fused attention, which
-        Transformer Engine runs, 54% and 52%; the first FlashAttention, and
-        the Triton port of it that MosaicML's MPT ran in 2023, at most 40% of
-        an A100, and on Hopper the same fraction of FlashAttention-2's share
-        as on the A100: an estimate). Those are the Hopper shares at 16K
-        tokens; on Hopper :func:`attention_share` gives them by sequence length
-        and head dimension, lower for shorter sequences and narrower heads.
-    fused_norm_activation : bool
-        LayerNorm and the MLP activation fused into neighbouring kernels
-        (MegaScale §3.4 "efficient operators"): their separate HBM round trips vanish.
-    eager_elementwise : bool
-        The model's RMSNorms, rotary embedding and gated activation are
-        written as PyTorch tensor ops and run without ``torch.compile``, each
-        op its own kernel, the norm and the rotation upcast to FP32, as in
-        torchtitan's Llama (``RMSNorm``, ``apply_rotary_emb``,
-        ``F.silu(w1(x)) * w3(x)``). Their HBM traffic is counted from that code
-        (``training.EAGER_RMSNORM_BYTES``, ``EAGER_ROTARY_BYTES``,
-        ``EAGER_GATED_ACTIVATION_BYTES``): a norm moves about ten times the
-        bytes per element of one fused kernel. Other eager Llama code moves as
-        much or more (IBM's FMS rotates by 2 x 2 matrices in FP32). Off: those
-        ops move one read and one write per element. Nothing
-        changes for a model without them (LayerNorm, learned positions, a
-        two-matrix MLP), and ``fused_norm_activation`` takes precedence.
-    recompute_early_stop : bool
-        Activation checkpointing through PyTorch's non-reentrant checkpoint
-        (PyTorch 2.1 and later, as torchtitan and IBM's fms-fsdp wrap their
-        blocks), which stops recomputing a block as soon as it has rebuilt
-        every tensor the backward pass needs (``PYTORCH_CHECKPOINT_EARLY_STOP``):
-        the block's last GEMM, the MLP's output projection, saves only its
-        input, so it and the collective after it are not run again. Applies to
-        the policies that checkpoint whole blocks ("full", "every other
-        layer"). Off: the whole forward pass of the block is rerun, as
-        Megatron-LM's own checkpointing does.
-    clip_every_step : bool
-        Gradient clipping multiplies every gradient by the clamped coefficient
-        on every step, clipping or not (PyTorch's ``clip_grad_norm_``, which
-        FSDP, Composer and torchtitan call; DeepSpeed's unscale-and-clip):
-        ``training.GRADIENT_CLIP_BYTES`` per updated parameter. Off: only
-        when the norm exceeds the threshold (Megatron-LM), which a steady
-        step does not count: the norm's read alone,
-        ``training.GRADIENT_NORM_BYTES``.
-    fused_optimizer : bool
-        The Adam step is one fused kernel (apex's FusedAdam in Megatron-LM,
-        DeepSpeed's): it reads and writes each FP32 weight and moment once
-        (``Efficiencies.optimizer_bytes_per_parameter``). Off: PyTorch's
-        default AdamW (``foreach``, as torchtitan and IBM's fms-fsdp run it)
-        or Composer's DecoupledAdamW (llm-foundry), a kernel per op over
-        every tensor: ``training.EAGER_ADAMW_BYTES`` per parameter, nearly
-        three times as much. It matters where each GPU updates a large
-        share of the model: replicas (DDP) and hybrid sharding.
-    parallel_block : bool
-        Attention and MLP read the same normalised input and their outputs are
-        summed (GPT-J/PaLM block): one norm, one residual add and one
-        tensor-parallel all-reduce per layer per pass instead of two.
-    tensor_parallel_overlap : bool
-        Tensor-parallel collectives split into t chunks and pipelined with the
-        GEMMs that produce or consume them: all but the first chunk hide
-        (exposed ``max(T/t, T - t_GEMM)``).
-    tensor_parallel_backward_overlap : bool
-        Megatron-LM's column-parallel linear layers since 2022: in the backward
-        pass the collective on the input gradient (an all-reduce; with sequence
-        parallelism a reduce-scatter, the input's re-gather running under the
-        data-gradient GEMM) starts asynchronously and runs while the same
-        layer's weight-gradient GEMM computes. Exposed: what outlasts that GEMM.
-        The forward pass's collectives, and with sequence parallelism the
-        backward's all-gather of the output gradient, stay on the critical
-        path. Subsumed by ``tensor_parallel_overlap``.
-    pipeline_parallel_overlap : bool
-        Pipeline sends and receives run asynchronously beside compute; only
-        the 2(p-1) transfers of warm-up and cool-down stay on the critical path.
-        Off: each of the 2·v·m transfers of a stage waits (Megatron-LM's
-        blocking send/receive).
-    data_parallel_overlap : bool
-        Gradient reduction (and ZeRO parameter gathers) run per layer (or per
-        bucket, see ``bucket_parameters``) during the backward pass: only the
-        last unit's share and anything longer than the compute stay exposed.
-        Off: the whole reduction follows the backward pass as one collective
-        over one contiguous buffer.
-    bucket_parameters, bucket_parameters_per_rank : int
-        With ``data_parallel_overlap`` and ZeRO stage 0-2, gradients are
-        reduced (and weights gathered) in buckets of
-        ``max(bucket_parameters, bucket_parameters_per_rank · d)`` parameters
-        rather than layer by layer: fewer, larger collectives, so a ring over
-        many data-parallel ranks pays its per-step latency fewer times, and a
-        longer last bucket left exposed. Megatron-Core's default is
-        ``max(40,000,000, 1,000,000 · d)`` ("larger DP sizes need larger
-        buckets to ensure collectives do not become latency-bound"). 0 (the
-        default): one unit per layer, as FSDP wraps each block.
-    scatter_gather : bool
-        SC21 §4.1: each tensor-parallel rank sends 1/t of a stage boundary's
-        activations over the network and the receivers all-gather over NVLink.
-    gradient_bytes : int
-        Bytes per gradient element stored and reduced (4 for Megatron-LM's
-        FP32 gradient buffer, 2 for ZeRO's 16-bit gradients) [B].
-    parameter_bytes : int
-        Bytes per weight element used in compute and gathered by ZeRO [B].
-    fp32_weights : bool
-        The weights stay FP32 and autocast runs the GEMMs in BF16 (PyTorch
-        FSDP with no ``param_dtype``, as Composer's ``DEFAULT`` mixed precision
-        set it in the PyTorch 1.13 era). Three costs follow: ZeRO gathers 4
-        bytes per weight; every forward pass (and recomputation) casts each
-        weight it uses to BF16 (read 4 B, write 2 B), the backward pass casts
-        its BF16 weight gradient back to FP32 (read 2, write 4) and, with
-        16-bit gradients, to the reduction's precision (read 4, write
-        ``gradient_bytes``); and the residual stream, which starts at the FP32
-        embedding, stays FP32, so each residual add and norm reads (and the
-        add writes) 4-byte elements. Off: the weights are gathered and used
-        in ``parameter_bytes`` (FSDP ``param_dtype`` BF16, Composer's ``PURE``).
-    quantized_weights, hierarchical_partition, quantized_gradients : bool
-        ZeRO++ (Wang et al. 2023) for ZeRO-3: INT8 weight all-gather (qwZ),
-        a secondary weight partition inside each node so the backward
-        all-gather stays on NVLink (hpZ), INT4 gradient reduce-scatter (qgZ).
-    sources : tuple of Source
-        Where the stack is described.
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator.
+
+    Returns
+    -------
+    float or None
+        Sustained rate [FLOP/s], or None.
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> round(sustained_matmul_rate(catalog.gpu("B200")) / 1e12)   # measured
+    1439
+    >>> round(sustained_matmul_rate(catalog.gpu("GB200")) / 1e12)  # the B200's, scaled by 1,822 / 1,745
+    1502
+    >>> sustained_matmul_rate(catalog.gpu("MI300X")) is None
+    True
     """
+    if gpu.sustained_matmul_flop_per_s is not None:
+        return gpu.sustained_matmul_flop_per_s
+    if gpu.same_silicon_as is None or gpu.measured_matmul_flop_per_s is None:
+        return None
+    measured = catalog.gpu(gpu.same_silicon_as)
+    if measured.sustained_matmul_flop_per_s is None:
+        return None
+    return measured.sustained_matmul_flop_per_s * gpu.measured_matmul_flop_per_s / measured.measured_matmul_flop_per_s
 
-    name: str
-    flash_attention: bool = False
-    attention_kernel: str = "FlashAttention-2"
-    gemm_precision: str = "bf16"
-    context_parallel_overlap: bool = True
-    fused_norm_activation: bool = False
-    eager_elementwise: bool = False
-    recompute_early_stop: bool = False
-    clip_every_step: bool = True
-    fused_optimizer: bool = True
-    parallel_block: bool = False
-    tensor_parallel_overlap: bool = False
-    tensor_parallel_backward_overlap: bool = False
-    pipeline_parallel_overlap: bool = False
-    data_parallel_overlap: bool = False
-    bucket_parameters: int = 0
-    bucket_parameters_per_rank: int = 0
-    scatter_gather: bool = True
-    gradient_bytes: int = 2
-    parameter_bytes: int = 2
-    fp32_weights: bool = False
-    quantized_weights: bool = False
-    hierarchical_partition: bool = False
-    quantized_gradients: bool = False
-    sources: tuple[Source, ...] = ()
 
-    def __post_init__(self):
-        check_choice("Software.attention_kernel", self.attention_kernel, ATTENTION_KERNELS)
-        check_choice("Software.gemm_precision", self.gemm_precision, GEMM_PRECISIONS)
-        check_integer("Software.gradient_bytes", self.gradient_bytes, minimum=1, maximum=8, unit="B")
-        check_integer("Software.parameter_bytes", self.parameter_bytes, minimum=1, maximum=8, unit="B")
-        check_integer("Software.bucket_parameters", self.bucket_parameters, minimum=0, maximum=10**12)
-        check_integer("Software.bucket_parameters_per_rank", self.bucket_parameters_per_rank, minimum=0,
-                      maximum=10**12)
-        if isinstance(self.sources, Source):
-            object.__setattr__(self, "sources", (self.sources,))
+def matmul_fraction_of_peak(gpu) -> float:
+    """Share of peak the training model's GEMMs start from, before their efficiency and shape [-].
+
+    A training step holds the GPU at its power limit, where the clock is lower
+    than in the short bursts the catalog's best measured rates catch, and GPUs
+    differ in how much they lose: measured side by side with the same software
+    and every GPU of the node busy, a B200 sustains 1.91 times what an H200
+    does, where their best bursts say 2.2 (``catalog.gpu('B200')`` and
+    ``catalog.gpu('H200 SXM')``). So a GPU with a sustained rate
+    (:func:`sustained_matmul_rate`, its own or its chip's) runs at the reference
+    GPU's best measured rate (``SUSTAINED_REFERENCE_GPU``, the rate the
+    efficiency holds for on Hopper) times the ratio of the two sustained rates.
+    A GPU without one keeps its own best measured BF16 rate over its dense BF16
+    peak (for a GPU with no published measurement, the median of the catalog
+    GPUs that have one).
+
+    Parameters
+    ----------
+    gpu : interconnect_lab.catalog.GPU
+        The accelerator.
+
+    Returns
+    -------
+    float
+        Fraction of peak [-].
+
+    Examples
+    --------
+    >>> from interconnect_lab import catalog
+    >>> round(matmul_fraction_of_peak(catalog.gpu("A100 SXM")), 3)   # 271.2 / 312
+    0.869
+    >>> round(matmul_fraction_of_peak(catalog.gpu("H100 SXM")), 3)   # 794.5 / 989.4, its chip's reference
+    0.803
+    >>> round(matmul_fraction_of_peak(catalog.gpu("B200")), 3)       # 794.5 x 1,439 / 755, over 2,250
+    0.673
+    """
+    sustained = sustained_matmul_rate(gpu)
+    if sustained is None:
+        if gpu.matmul_fraction_of_peak is not None:
+            return gpu.matmul_fraction_of_peak
+        return float(np.median([g.matmul_fraction_of_peak for g in catalog.GPUS.values()
+                                if g.matmul_fraction_of_peak is not None]))
+    reference = catalog.gpu(SUSTAINED_REFERENCE_GPU)
+    return (matmul.best_rate(reference) * sustained / reference.sustained_matmul_flop_per_s
+            / gpu.bf16_flop_per_s)
+
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -687,7 +607,7 @@ class Efficiencies:
         the GPU's SMs is added to the compute. None (the default): not charged,
         as the calibration above was not. ``training.NCCL_BUS_BYTES_PER_S_PER_SM``
         is NCCL's maintainers' figure (16 SMs for a DGX's 190 GB/s). Tensor
-        parallelism overlapped inside its GEMMs (``tensor_parallel_overlap``)
+        parallelism pipelined into its GEMMs (``Overlap.tensor_parallel`` "pipelined")
         is not charged; its kernels are not NCCL's.
     """
 

@@ -149,7 +149,8 @@ class TransformerModel:
         return min(self.attention_window, self.sequence_length)
 
 
-def _layer_parameters(model: TransformerModel) -> int:
+def layer_parameters(model: TransformerModel) -> int:
+    """Weights of one transformer layer: attention, MLP, biases where the model has them, two norms [-]."""
     h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
     attention = 2 * h * h + 2 * h * kv + ((2 * h + 2 * kv) if model.biases else 0)
     mlp = model.mlp_matrices * h * f + ((f * (model.mlp_matrices - 1) + h) if model.biases else 0)
@@ -157,8 +158,12 @@ def _layer_parameters(model: TransformerModel) -> int:
     return attention + mlp + norms
 
 
-def _embedding_parameters(model: TransformerModel) -> tuple[int, int]:
-    """(input side, output side): embeddings, positions, final norm, untied output layer."""
+def embedding_parameters(model: TransformerModel) -> tuple[int, int]:
+    """Weights outside the layers, (input side, output side) [-].
+
+    The input side holds the embedding and learned positions; the output side the final norm and,
+    untied, the output layer.
+    """
     h = model.hidden_size
     first = model.vocabulary_size * h + (model.sequence_length * h if model.learned_positions else 0)
     last = (2 * h if model.norm == "layernorm" else h)
@@ -210,14 +215,17 @@ def parameter_count(model: TransformerModel) -> int:
     """
     if not isinstance(model, TransformerModel):
         raise TypeError(f"model must be a TransformerModel, got {type(model).__name__}")
-    first, last = _embedding_parameters(model)
-    return model.layers * _layer_parameters(model) + first + last
+    first, last = embedding_parameters(model)
+    return model.layers * layer_parameters(model) + first + last
 
 
 # FLOPs -----------------------------------------------------------------------
 
-def _forward_flops_per_token(model: TransformerModel, attended_tokens):
-    """(layer matmul FLOPs excluding attention scores, attention-score FLOPs, logit FLOPs) per token, forward."""
+def forward_flops_per_token(model: TransformerModel, attended_tokens):
+    """Forward FLOPs per token: (one layer's projections, one layer's attention scores and x V, the logits) [FLOP].
+
+    ``attended_tokens`` is the keys each query's scores run over [tokens].
+    """
     h, f, kv = model.hidden_size, model.ffn_hidden_size, model.kv_size
     projections = 2 * (2 * h * h + 2 * h * kv) + 2 * model.mlp_matrices * h * f
     attention = 4 * attended_tokens * h      # QK^T and attention x V, every key counted (SC21 convention)
@@ -226,7 +234,7 @@ def _forward_flops_per_token(model: TransformerModel, attended_tokens):
 
 
 def _megatron(model, recompute):
-    projections, attention, logits = _forward_flops_per_token(model, model.sequence_length)
+    projections, attention, logits = forward_flops_per_token(model, model.sequence_length)
     share = RECOMPUTATION[recompute]
     extra = share.projections * projections + share.attention * attention
     return model.layers * (3 * (projections + attention) + extra) + 3 * logits
@@ -234,7 +242,7 @@ def _megatron(model, recompute):
 
 def _palm(model, recompute):
     # 6N + 12 l h s over the non-embedding parameters N (PaLM, Appendix B).
-    first, last = _embedding_parameters(model)
+    first, last = embedding_parameters(model)
     n = parameter_count(model) - first - (model.vocabulary_size * model.hidden_size if not model.tied_embeddings else 0)
     return 6 * n + 12 * model.layers * model.hidden_size * model.sequence_length
 
@@ -299,7 +307,7 @@ class Recomputation:
 #: block checkpointed whole) and "every other matmul" (selective_ac_option "op": matmul outputs
 #: saved but every second one, attention kernels and collectives saved, the element-wise ops rerun).
 #: The step model charges each policy what it reruns at the forward pass's cost, less each block's
-#: MLP output projection where the stack's checkpoint stops early (``Software.recompute_early_stop``,
+#: MLP output projection where the stack's checkpoint stops early (``Software.checkpoint`` "early stop",
 #: PyTorch's non-reentrant checkpoint since 2.1: torchtitan's measured cost is then matched). Where
 #: whole blocks are rerun (Megatron-LM, PyTorch 1.13) the published runs paid less (MosaicML,
 #: Korthikanti et al.; chapter 8), so read that charge as an upper bound.
@@ -310,8 +318,6 @@ RECOMPUTATION = MappingProxyType({
     "every other layer": Recomputation(0.5, 0.5, 0.5, 0.5, TORCHTITAN_ACTIVATION_CHECKPOINT.at("_apply_layer_sac")),
     "every other matmul": Recomputation(0.5, 0.0, 1.0, 0.0, TORCHTITAN_ACTIVATION_CHECKPOINT.at("_apply_op_sac")),
 })
-
-_RECOMPUTE = tuple(RECOMPUTATION)
 
 
 def flops_per_token(model: TransformerModel, *, recompute="none", convention="megatron") -> float:
@@ -362,7 +368,7 @@ def flops_per_token(model: TransformerModel, *, recompute="none", convention="me
     >>> round(flops_per_token(transformer_model("MegaScale 175B")) / 1e12, 3)
     1.077
     """
-    check_choice("recompute", recompute, _RECOMPUTE)
+    check_choice("recompute", recompute, RECOMPUTATION)
     check_choice("FLOP convention", convention, FLOP_CONVENTIONS)
     return float(FLOP_CONVENTIONS[convention](model, recompute))
 

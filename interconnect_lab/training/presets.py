@@ -76,10 +76,12 @@ FLASH_ATTENTION_OPTIMIZER = Source(
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
+from .config import ParallelConfig
 from .models import TransformerModel
 from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MEGATRON_CLIP_GRADS, MPT_PRETRAIN_YAML,
-                       TORCHTITAN_OPTIMIZER, PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, Software, ZERO,
+                       TORCHTITAN_OPTIMIZER, PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, ZERO,
                        ZERO_PLUS_PLUS)
+from .stack import Kernels, Optimizer, Overlap, Precision, Software, ZeroPlusPlus
 
 
 GPT3 = Source(
@@ -163,48 +165,66 @@ def cluster(name: str) -> Cluster:
     """
     return resolve("cluster", name, Cluster, CLUSTERS)
 
-#: MegaScale's "efficient operators" (§3.4) as changes to a stack: FlashAttention-2, and
-#: LayerNorm and GeLU fused into neighbouring kernels.
-EFFICIENT_OPERATORS = MappingProxyType({"attention_kernel": "FlashAttention-2", "fused_norm_activation": True})
+#: MegaScale's "efficient operators" (§3.4) as changes to a stack's kernels (for
+#: :meth:`Software.replace`): FlashAttention-2 in place of the first FlashAttention, and LayerNorm
+#: and GeLU fused into neighbouring kernels.
+EFFICIENT_OPERATORS = MappingProxyType({"kernels": MappingProxyType({"attention": "FlashAttention-2",
+                                                                     "elementwise": "fused"})})
 
 
-def _software():
+#: Megatron-LM's clipping, which scales the gradients only over the threshold (``MEGATRON_CLIP_GRADS``).
+_MEGATRON_CLIPPING = Optimizer(clipping="over threshold")
+
+
+def _megatron_lm_stacks():
+    """Megatron-LM as SC21, Korthikanti et al. and MegaScale ran it, and MegaScale's own stack."""
     sc21 = Software(
-        name="Megatron-LM SC21", scatter_gather=True, gradient_bytes=2, clip_every_step=False,
+        name="Megatron-LM SC21", scatter_gather=True, precision=Precision(gradient_bytes=2),
+        optimizer=_MEGATRON_CLIPPING,
         sources=(SC21.at("§4", note="fused kernels, scatter/gather, no overlap; FP16 gradients all-reduced"),
                  MEGATRON_CLIP_GRADS))
     # SC21's four smallest rows ran PyTorch's DistributedDataParallel, which all-reduces
     # gradient buckets during the backward pass; the rest Megatron-LM's own, after it.
-    sc21_torch_ddp = dataclasses.replace(
-        sc21, name="Megatron-LM SC21, torch DDP", data_parallel_overlap=True,
+    sc21_torch_ddp = sc21.replace(
+        name="Megatron-LM SC21, torch DDP", overlap={"data_parallel": "per layer"},
         sources=sc21.sources + (SC21_TABLE1_SCRIPT.at("DDP=torch"), PYTORCH_DDP))
     # The Megatron-LM that Korthikanti et al. measured (2022): SC21's stack, and the backward
     # collectives of the column-parallel layers run under their weight-gradient GEMMs.
-    megatron_2022 = dataclasses.replace(
-        sc21, name="Megatron-LM 2022", tensor_parallel_backward_overlap=True,
+    megatron_2022 = sc21.replace(
+        name="Megatron-LM 2022", overlap={"tensor_parallel": "backward"},
         sources=sc21.sources + (MEGATRON_LM_2022_LAYERS,))
     # MegaScale's baseline keeps every tensor-parallel collective exposed: its Table 3 credits
     # overlapping them with 2.2 MFU points, more than the model would leave to gain had the
     # baseline already run its backward collectives asynchronously (Megatron-LM's default
     # since 2022; MegaScale names no version or flags).
     megatron = Software(
-        name="Megatron-LM 2023", flash_attention=True, attention_kernel="FlashAttention-1", scatter_gather=True,
-        gradient_bytes=4, clip_every_step=False,
+        name="Megatron-LM 2023", kernels=Kernels(attention="FlashAttention-1"), scatter_gather=True,
+        precision=Precision(gradient_bytes=4), optimizer=_MEGATRON_CLIPPING,
         sources=(MEGASCALE.at("§3, §3.4, §6.1", note=(
             "the Megatron-LM baseline of Tables 2 and 3; FlashAttention-2 is one of the efficient operators "
             "MegaScale added (§3.4), so the baseline runs the first FlashAttention")), MEGATRON_CLIP_GRADS))
-    megascale = dataclasses.replace(
-        megatron, name="MegaScale", attention_kernel="FlashAttention-2", parallel_block=True,
-        tensor_parallel_overlap=True, pipeline_parallel_overlap=True, data_parallel_overlap=True,
-        fused_norm_activation=True,
+    megascale = megatron.replace(
+        name="MegaScale", kernels={"attention": "FlashAttention-2", "elementwise": "fused", "parallel_block": True},
+        overlap={"tensor_parallel": "pipelined", "pipeline": "asynchronous", "data_parallel": "per layer"},
         sources=(MEGASCALE.at("§3", note="parallel block, TP/PP/DP overlap, efficient operators "
                                          "(FlashAttention-2, fused LayerNorm and GeLU)"),))
+    return sc21, sc21_torch_ddp, megatron_2022, megatron, megascale
+
+
+def _deepspeed_stacks():
+    """DeepSpeed's ZeRO-3, and with ZeRO++'s three techniques."""
     deepspeed = Software(
-        name="DeepSpeed ZeRO-3", flash_attention=True, data_parallel_overlap=True, gradient_bytes=2,
+        name="DeepSpeed ZeRO-3", kernels=Kernels(attention="FlashAttention-2"),
+        overlap=Overlap(data_parallel="per layer"), precision=Precision(gradient_bytes=2),
         scatter_gather=False, sources=(ZERO,))
-    zero_pp = dataclasses.replace(
-        deepspeed, name="DeepSpeed ZeRO++", quantized_weights=True, hierarchical_partition=True,
-        quantized_gradients=True, sources=(ZERO_PLUS_PLUS,))
+    zero_pp = deepspeed.replace(
+        name="DeepSpeed ZeRO++", zero_plus_plus=ZeroPlusPlus(quantized_weights=True, hierarchical_partition=True,
+                                                             quantized_gradients=True), sources=(ZERO_PLUS_PLUS,))
+    return deepspeed, zero_pp
+
+
+def _pytorch_fsdp_stacks():
+    """PyTorch FSDP as torchtitan, IBM's fms-fsdp and MosaicML's llm-foundry ran it."""
     # PyTorch FSDP around a model written op by op and run without torch.compile, as torchtitan's
     # and IBM's Llama are: their RMSNorm, rotary embedding and SwiGLU run kernel by kernel, and
     # so does PyTorch's default AdamW; their blocks are checkpointed by PyTorch's non-reentrant
@@ -212,75 +232,82 @@ def _software():
     sharding = PYTORCH_FSDP.at("§3.3-3.4", note="per-unit all-gather before forward and backward, "
                                "backward prefetch, reduce-scatter after backward")
     fsdp = Software(
-        name="PyTorch FSDP", flash_attention=True, data_parallel_overlap=True, gradient_bytes=2,
-        scatter_gather=False, eager_elementwise=True, fused_optimizer=False, recompute_early_stop=True,
+        name="PyTorch FSDP", kernels=Kernels(attention="FlashAttention-2", elementwise="eager"),
+        overlap=Overlap(data_parallel="per layer"), precision=Precision(gradient_bytes=2),
+        optimizer=Optimizer(update="op by op"), checkpoint="early stop", scatter_gather=False,
         sources=(sharding,) + EAGER_ELEMENTWISE_SOURCES + EAGER_OPTIMIZER_SOURCES + (PYTORCH_CHECKPOINT_EARLY_STOP,))
     # MosaicML's llm-foundry benchmarks of 2023: FSDP through Composer, the Triton FlashAttention
     # kernel, and Composer's FSDP mixed precision, PURE (BF16 weights) or DEFAULT (FP32 weights).
     # MPT's low-precision LayerNorm and its GELU are one kernel each; ALiBi runs inside attention;
     # Composer's DecoupledAdamW steps op by op. The benchmark script's default image is PyTorch
     # 1.13, whose non-reentrant checkpoint reran the whole block (early stop came with 2.1).
-    llm_foundry = dataclasses.replace(
-        fsdp, name="llm-foundry 2023, PURE", attention_kernel="FlashAttention-1", eager_elementwise=False,
-        recompute_early_stop=False,
+    llm_foundry = fsdp.replace(
+        name="llm-foundry 2023, PURE", kernels={"attention": "FlashAttention-1", "elementwise": "one kernel each"},
+        checkpoint="whole block",
         sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='PURE'"),
                  MPT_PRETRAIN_YAML))
-    llm_foundry_fp32 = dataclasses.replace(
-        llm_foundry, name="llm-foundry 2023, DEFAULT", fp32_weights=True,
+    llm_foundry_fp32 = llm_foundry.replace(
+        name="llm-foundry 2023, DEFAULT", precision={"fp32_weights": True},
         sources=(sharding, LLM_FOUNDRY_BENCHMARK_SCRIPT, COMPOSER_FSDP.at("mixed_precision='DEFAULT'"),
                  PYTORCH_AMP, MPT_PRETRAIN_YAML))
     # torchtitan: FSDP2 with BF16 compute weights and FP32 gradient reductions, SDPA's
     # FlashAttention-2 kernel, norms, rotary embedding and activations op by op (eager mode).
-    torchtitan = dataclasses.replace(
-        fsdp, name="torchtitan 2024", gradient_bytes=4, attention_kernel="FlashAttention-2",
+    torchtitan = fsdp.replace(
+        name="torchtitan 2024", precision={"gradient_bytes": 4}, kernels={"attention": "FlashAttention-2"},
         sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG, TORCHTITAN_OPTIMIZER))
     # ... with torch.compile on each transformer block: Inductor fuses each chain of element-wise
     # ops into one kernel, so the norms, rotary embedding and SwiGLU move each element once.
-    torchtitan_compiled = dataclasses.replace(
-        torchtitan, name="torchtitan 2024, compiled", eager_elementwise=False,
+    torchtitan_compiled = torchtitan.replace(
+        name="torchtitan 2024, compiled", kernels={"elementwise": "one kernel each"},
         sources=(sharding, TORCHTITAN_JOB_CONFIG, TORCHTITAN_OPTIMIZER, TORCHTITAN_H100_BENCHMARK.at(
             "Tables 1 and 3", note="FSDP against FSDP + torch.compile, which compiles each TransformerBlock")))
     # ... and with torchao's Float8 linear layers (FP8 GEMMs through cuBLAS, dynamic scaling).
-    torchtitan_compiled_fp8 = dataclasses.replace(
-        torchtitan_compiled, name="torchtitan 2024, compiled FP8", gemm_precision="fp8",
+    torchtitan_compiled_fp8 = torchtitan_compiled.replace(
+        name="torchtitan 2024, compiled FP8", kernels={"gemm_precision": "fp8"},
         sources=torchtitan_compiled.sources[:3] + (TORCHTITAN_H100_BENCHMARK.at(
             "Tables 1 and 3", note="FSDP + torch.compile + Float8: torchao's Float8 linear layers"),))
+    return fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled, torchtitan_compiled_fp8
+
+
+def _other_stacks():
+    """flash-attention's GPT training code, Llama 3's stack and Megatron-Core."""
     # The GPT training code of the flash-attention repository, with which FlashAttention-2's
     # paper measured end-to-end throughput (§4.2, Table 1), with either generation of the kernel.
     flash_attention_gpt = Software(
-        name="flash-attention GPT, FlashAttention-2", flash_attention=True, attention_kernel="FlashAttention-2",
-        fused_norm_activation=True, data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4,
-        fp32_weights=True, fused_optimizer=False,
+        name="flash-attention GPT, FlashAttention-2", kernels=Kernels(attention="FlashAttention-2", elementwise="fused"),
+        overlap=Overlap(data_parallel="per layer"), scatter_gather=False,
+        precision=Precision(gradient_bytes=4, fp32_weights=True), optimizer=Optimizer(update="op by op"),
         sources=(FLASH_ATTENTION_TRAINING, PYTORCH_DDP, PYTORCH_AMP, FLASH_ATTENTION_OPTIMIZER))
-    flash_attention_1_gpt = dataclasses.replace(
-        flash_attention_gpt, name="flash-attention GPT, FlashAttention-1", attention_kernel="FlashAttention-1")
+    flash_attention_1_gpt = flash_attention_gpt.replace(
+        name="flash-attention GPT, FlashAttention-1", kernels={"attention": "FlashAttention-1"})
     llama3 = Software(
-        name="Llama 3", flash_attention=True, fused_norm_activation=True, pipeline_parallel_overlap=True,
-        data_parallel_overlap=True, scatter_gather=False, gradient_bytes=4, context_parallel_overlap=False,
+        name="Llama 3", kernels=Kernels(attention="FlashAttention-2", elementwise="fused"),
+        overlap=Overlap(context_parallel="none", pipeline="asynchronous", data_parallel="per layer"),
+        scatter_gather=False, precision=Precision(gradient_bytes=4),
         sources=(LLAMA3.at("§3.3.2", note="asynchronous pipeline sends; FSDP of optimizer state and "
                            "gradients overlapped with compute; context parallelism all-gathers keys "
                            "and values, its latency exposed; attention kernel not stated"),))
     megatron_core = Software(
-        name="Megatron-Core 2024", flash_attention=True, attention_kernel="cuDNN",
-        fused_norm_activation=True, tensor_parallel_overlap=True, pipeline_parallel_overlap=True,
-        data_parallel_overlap=True, bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000,
-        scatter_gather=False, gradient_bytes=4, clip_every_step=False,
+        name="Megatron-Core 2024", kernels=Kernels(attention="cuDNN", elementwise="fused"),
+        overlap=Overlap(tensor_parallel="pipelined", pipeline="asynchronous", data_parallel="buckets",
+                        bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000),
+        scatter_gather=False, precision=Precision(gradient_bytes=4), optimizer=_MEGATRON_CLIPPING,
         sources=(MEGATRON_CORE.at("README, training speed and scalability", note=(
             "Transformer Engine fused attention and kernels, tensor-parallel communication overlap, "
             "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),
                  MEGATRON_CORE_DDP, MEGATRON_CLIP_GRADS))
-    megatron_core_fp8 = dataclasses.replace(
-        megatron_core, name="Megatron-Core 2024 FP8", gemm_precision="fp8",
+    megatron_core_fp8 = megatron_core.replace(
+        name="Megatron-Core 2024 FP8", kernels={"gemm_precision": "fp8"},
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))
-    return MappingProxyType({s.name: s for s in (sc21, sc21_torch_ddp, megatron_2022, megatron, megascale, deepspeed, zero_pp,
-                                                 fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled,
-                                                 torchtitan_compiled_fp8,
-                                                 flash_attention_gpt,
-                                                 flash_attention_1_gpt, llama3,
-                                                 megatron_core, megatron_core_fp8)})
+    return flash_attention_gpt, flash_attention_1_gpt, llama3, megatron_core, megatron_core_fp8
 
 
-#: Training stacks by name: the overlap switches each one sets.
+def _software():
+    stacks = _megatron_lm_stacks() + _deepspeed_stacks() + _pytorch_fsdp_stacks() + _other_stacks()
+    return MappingProxyType({stack.name: stack for stack in stacks})
+
+
+#: Training stacks by name: the kernels, precision, overlap, optimizer and checkpointing each one runs.
 SOFTWARE = _software()
 
 
@@ -297,6 +324,48 @@ def software(name: str) -> Software:
 
 #: The one set of defaults every published case is computed with.
 DEFAULT_EFFICIENCIES = Efficiencies()
+
+
+def resolve_run(model, cluster, config, software, efficiencies):
+    """The model, cluster and stack of a run (looked up where given by name), its split checked against the model.
+
+    What :func:`~interconnect_lab.training.training_step`,
+    :func:`~interconnect_lab.training.tensor_parallel_layer` and
+    :func:`~interconnect_lab.training.parallel_traffic` check before they compute.
+
+    Parameters
+    ----------
+    model : TransformerModel or str
+        The architecture, or a name from :data:`MODELS`.
+    cluster : Cluster or str
+        The hardware, or a name from :data:`CLUSTERS`.
+    config : ParallelConfig
+        The split.
+    software : Software or str
+        The stack, or a name from :data:`SOFTWARE`.
+    efficiencies : Efficiencies
+        The sustained rates.
+
+    Returns
+    -------
+    (TransformerModel, Cluster, Software)
+
+    Raises
+    ------
+    TypeError
+        If ``config`` is not a ParallelConfig or ``efficiencies`` not an Efficiencies.
+    ValueError
+        For an unknown name, or a split that does not divide the model.
+    """
+    model = resolve("model", model, TransformerModel, MODELS)
+    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
+    software = resolve("software", software, Software, SOFTWARE)
+    if not isinstance(config, ParallelConfig):
+        raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
+    if not isinstance(efficiencies, Efficiencies):
+        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
+    config.check(model)
+    return model, cluster, software
 
 #: Microbatch for MegaScale's 175B runs, which the paper does not state [sequences]:
 #: the largest for which every run of Table 2 satisfies the interleaved schedule's

@@ -162,8 +162,19 @@ def pipeline_schedule(pipeline_parallel, microbatches, interleave=1, *, backward
     if v > 1 and m % p:
         raise ValueError(f"microbatches = {m} must be a multiple of pipeline_parallel = {p} when "
                          f"interleave = {v} > 1 (Megatron-LM's interleaved schedule requires it)")
-    orders = [_schedule_order(p, m, v, stage) for stage in range(p)]
-    forward_s, backward_s = 1.0 / v, ratio / v
+    rows = _run_schedule([_schedule_order(p, m, v, stage) for stage in range(p)], p, v, 1.0 / v, ratio / v)
+    stage_, backward_, microbatch_, chunk_, start_, end_ = (np.array(column) for column in zip(*rows))
+    return PipelineSchedule(pipeline_parallel=p, microbatches=m, interleave=v, backward_ratio=float(ratio),
+                            stage=stage_.astype(int), backward=backward_.astype(bool),
+                            microbatch=microbatch_.astype(int), chunk=chunk_.astype(int),
+                            start=start_.astype(float), end=end_.astype(float))
+
+
+def _run_schedule(orders, p, v, forward_s, backward_s):
+    """Run each stage's passes in its order, each as soon as the pass it needs has ended.
+
+    Returns one (stage, backward, microbatch, chunk, start, end) row per pass, in the order they run.
+    """
     finished = {}                 # (backward, microbatch, virtual stage) -> end time
     position = [0] * p
     free = [0.0] * p
@@ -195,8 +206,4 @@ def pipeline_schedule(pipeline_parallel, microbatches, interleave=1, *, backward
                 progressed = True
         if not progressed:    # pragma: no cover - the order above never deadlocks for valid input
             raise RuntimeError("pipeline schedule deadlocked")
-    stage_, backward_, microbatch_, chunk_, start_, end_ = (np.array(column) for column in zip(*rows))
-    return PipelineSchedule(pipeline_parallel=p, microbatches=m, interleave=v, backward_ratio=float(ratio),
-                            stage=stage_.astype(int), backward=backward_.astype(bool),
-                            microbatch=microbatch_.astype(int), chunk=chunk_.astype(int),
-                            start=start_.astype(float), end=end_.astype(float))
+    return rows

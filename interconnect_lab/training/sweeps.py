@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -11,14 +10,16 @@ import numpy as np
 from .._deprecation import renamed_parameters
 from .._lookup import resolve
 from .._validation import check_choice, check_integer
-from .models import TransformerModel, _RECOMPUTE
-from .hardware import Cluster, Software
+from .models import RECOMPUTATION, TransformerModel
+from .hardware import Cluster
+from .stack import Software
 from .presets import (
     CLUSTERS, DEFAULT_EFFICIENCIES, EFFICIENT_OPERATORS, MEGASCALE_MICROBATCH_SIZE, MODELS, SOFTWARE,
     scale_out_variants, transformer_model,
 )
 from .config import parallel_config
-from .step import TrainingStep, _evaluate, training_step
+from .step import TrainingStep, evaluate, training_step
+from .terms import Split
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,7 @@ def parallel_sweep(model, cluster, gpus, global_batch_size, software="Megatron-L
     software = resolve("software", software, Software, SOFTWARE)
     gpus = check_integer("gpus", gpus, minimum=1)
     batch = check_integer("global_batch_size", global_batch_size, minimum=1, unit="sequences")
-    check_choice("recompute", recompute, _RECOMPUTE)
+    check_choice("recompute", recompute, RECOMPUTATION)
     zero_stage = check_integer("zero_stage", zero_stage, minimum=0, maximum=3)
     interleave = check_integer("interleave", interleave, minimum=1)
     limit = cluster.gpus_per_node if max_tensor_parallel is None else check_integer(
@@ -217,9 +218,10 @@ def parallel_sweep(model, cluster, gpus, global_batch_size, software="Megatron-L
         raise ValueError(f"no (TP, PP, DP, microbatch) split of {gpus} GPUs is valid for model {model.name!r} "
                          f"with global batch {batch}: the batch must be divisible by the data-parallel degree")
     t, p, d, b = (np.array(column, dtype=int) for column in zip(*rows))
-    step = _evaluate(model, cluster, software, efficiencies, global_batch_size=batch, recompute=recompute,
-                     zero_stage=zero_stage, sequence_parallel=sequence_parallel,
-                     t=t, p=p, d=d, c=np.ones_like(t), b=b, v=np.full_like(t, interleave))
+    split = Split(t=t, p=p, d=d, c=np.ones_like(t), b=b, v=np.full_like(t, interleave),
+                  sequence_parallel=sequence_parallel, global_batch_size=batch, recompute=recompute,
+                  zero_stage=zero_stage)
+    step = evaluate(model, cluster, software, efficiencies, split)
     return TrainingSweep(tensor_parallel=t, pipeline_parallel=p, data_parallel=d, microbatch_size=b, step=step)
 
 
@@ -239,9 +241,10 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
     with plain data-parallel all-reduce (Megatron-LM's default); the steps the
     model can express are the parallel transformer block, TP overlap, PP
     overlap, DP overlap (with ZeRO-2-style reduce-scatter and all-gather, as
-    MegaScale §3.2 describes), efficient operators (FlashAttention-2 and
-    fused LayerNorm and GeLU, ``EFFICIENT_OPERATORS``), and LAMB's three-times
-    larger batch. Sliding-window attention (window not published) and
+    MegaScale §3.2 describes), efficient operators (FlashAttention-2 in place
+    of the baseline's fused attention kernel, and fused LayerNorm and GeLU,
+    ``EFFICIENT_OPERATORS``; a baseline with unfused attention has no kernel to
+    replace and keeps it), and LAMB's three-times larger batch. Sliding-window attention (window not published) and
     "miscellaneous" are not modelled.
 
     Parameters
@@ -274,10 +277,10 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
     stack = resolve("baseline", baseline, Software, SOFTWARE)
     steps = [
         ("Megatron-LM baseline", {}, 0),
-        ("parallel transformer block", {"parallel_block": True}, 0),
-        ("tensor-parallel overlap", {"tensor_parallel_overlap": True}, 0),
-        ("pipeline-parallel overlap", {"pipeline_parallel_overlap": True}, 0),
-        ("data-parallel overlap", {"data_parallel_overlap": True}, 2),
+        ("parallel transformer block", {"kernels": {"parallel_block": True}}, 0),
+        ("tensor-parallel overlap", {"overlap": {"tensor_parallel": "pipelined"}}, 0),
+        ("pipeline-parallel overlap", {"overlap": {"pipeline": "asynchronous"}}, 0),
+        ("data-parallel overlap", {"overlap": {"data_parallel": "per layer"}}, 2),
         ("efficient operators", EFFICIENT_OPERATORS, 2),
     ]
 
@@ -287,9 +290,11 @@ def megascale_ablation(cluster="MegaScale", *, gpus=256, global_batch_size=256,
                                  sequence_parallel=True, zero_stage=zero_stage)
         return training_step(model, cluster, config, stack, efficiencies=efficiencies).mfu
 
+    if not stack.kernels.fused_attention:     # no fused kernel for FlashAttention-2 to replace
+        steps[-1] = (steps[-1][0], {"kernels": {"elementwise": EFFICIENT_OPERATORS["kernels"]["elementwise"]}}, 2)
     rows = []
     for label, change, zero_stage in steps:
-        stack = dataclasses.replace(stack, **change)
+        stack = stack.replace(**change)
         rows.append((label, mfu(global_batch_size, zero_stage)))
     rows.append(("LAMB optimizer (batch x3)", mfu(3 * global_batch_size, 2)))
     return rows

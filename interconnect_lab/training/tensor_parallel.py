@@ -9,16 +9,13 @@ import numpy as np
 from .._deprecation import renamed_parameters
 from .._lookup import resolve
 from .._validation import as_output, check_choice, check_integer
-from .models import TransformerModel, _RECOMPUTE
-from .hardware import Cluster, Efficiencies, Software
-from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
-)
-from .config import ParallelConfig, _check_divides, _divides_model
-from .step import (
-    TrainingStep, _evaluate, _group_ranks_per_node, _layer_terms,
-    matmul_fraction_of_peak,
-)
+from .models import RECOMPUTATION, TransformerModel
+from .hardware import Cluster, Efficiencies
+from .stack import Software
+from .presets import CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE, resolve_run
+from .config import check_divides, divides_model
+from . import terms
+from .step import TrainingStep, evaluate
 
 
 @dataclass(frozen=True)
@@ -149,36 +146,27 @@ def tensor_parallel_layer(model, cluster, config, software="Megatron-LM SC21", *
     >>> layer.crosses_network
     False
     """
-    model = resolve("model", model, TransformerModel, MODELS)
-    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
-    software = resolve("software", software, Software, SOFTWARE)
-    if not isinstance(config, ParallelConfig):
-        raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
-    if not isinstance(efficiencies, Efficiencies):
-        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
-    config.check(model)
+    model, cluster, software = resolve_run(model, cluster, config, software, efficiencies)
     return _tensor_parallel(model, cluster, software, efficiencies, config.global_batch_size,
-                            config.recompute, config.zero_stage, config.sequence_parallel,
-                            config.tensor_parallel, config.pipeline_parallel, config.data_parallel,
-                            config.context_parallel, config.microbatch_size, config.interleave)
+                            config.recompute, config.sequence_parallel, config.tensor_parallel,
+                            config.pipeline_parallel, config.data_parallel, config.context_parallel,
+                            config.microbatch_size, config.interleave, config.zero_stage)
 
 
-def _tensor_parallel(model, cluster, software, efficiencies, global_batch_size, recompute, zero_stage,
-                     sequence_parallel, t, p, d, c, b, v):
+def _tensor_parallel(model, cluster, software, efficiencies, global_batch_size, recompute, sequence_parallel,
+                     t, p, d, c, b, v, zero_stage=0):
     """:class:`TensorParallelLayer` for scalar or array (t, p, d, c, b, v)."""
-    step = _evaluate(model, cluster, software, efficiencies, global_batch_size=global_batch_size,
-                     recompute=recompute, zero_stage=zero_stage, sequence_parallel=sequence_parallel,
-                     t=t, p=p, d=d, c=c, b=b, v=v)
+    step = evaluate(model, cluster, software, efficiencies,
+                    terms.Split(t=t, p=p, d=d, c=c, b=b, v=v, sequence_parallel=sequence_parallel,
+                                global_batch_size=global_batch_size, recompute=recompute, zero_stage=zero_stage))
     t, p, d, c, b = (np.asarray(x) for x in (t, p, d, c, b))
     gpus = t * p * d * c
-    peak = cluster.peak_flop_per_s
-    gemm_rate = efficiencies.gemm * matmul_fraction_of_peak(cluster.gpu_spec) * peak
-    hbm_rate = efficiencies.memory_bandwidth * cluster.gpu_spec.hbm_bandwidth_bytes_per_s
-    layer = _layer_terms(model, cluster, software, recompute, gemm_rate, hbm_rate, t.astype(float),
-                         c.astype(float), b.astype(float), np.asarray(sequence_parallel, dtype=bool), gpus)
+    layer = terms.layer_terms(model, cluster, software, recompute, terms.gemm_rate(cluster, efficiencies),
+                              terms.hbm_rate(cluster, efficiencies), t.astype(float), c.astype(float),
+                              b.astype(float), np.asarray(sequence_parallel, dtype=bool), gpus)
     ring_traffic = 2 * (t - 1) / t
     out_ = as_output
-    crosses = _group_ranks_per_node(t, cluster.gpus_per_node, gpus) < t
+    crosses = terms.group_ranks_per_node(t, cluster.gpus_per_node, gpus) < t
     return TensorParallelLayer(
         tensor_parallel=int(t) if t.ndim == 0 else t,
         crosses_network=bool(crosses) if np.ndim(crosses) == 0 else crosses,
@@ -240,7 +228,7 @@ def tensor_parallel_scan(model, cluster, software="Megatron-LM SC21", *, degrees
     software = resolve("software", software, Software, SOFTWARE)
     if not isinstance(efficiencies, Efficiencies):
         raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
-    check_choice("recompute", recompute, _RECOMPUTE)
+    check_choice("recompute", recompute, RECOMPUTATION)
     batch = check_integer("global_batch_size", global_batch_size, minimum=1, unit="sequences")
     b = check_integer("microbatch_size", microbatch_size, minimum=1, unit="sequences")
     if batch % b:
@@ -248,14 +236,14 @@ def tensor_parallel_scan(model, cluster, software="Megatron-LM SC21", *, degrees
     if degrees is None:
         limit = check_integer("max_tensor_parallel", max_tensor_parallel, minimum=1)
         degrees = [1 << k for k in range(limit.bit_length()) if 1 << k <= limit]
-        degrees = [t for t in degrees if _divides_model(model, t)]
+        degrees = [t for t in degrees if divides_model(model, t)]
         if not degrees:
             raise ValueError(f"no power of two up to {limit} divides model {model.name!r}")
     else:
         degrees = [check_integer("degrees", t, minimum=1) for t in degrees]
         for t in degrees:
-            _check_divides(model, t, 1, 1, 1)
+            check_divides(model, t, 1, 1, 1)
     t = np.array(degrees, dtype=int)
     ones = np.ones_like(t)
-    return _tensor_parallel(model, cluster, software, efficiencies, batch, recompute, 0, sequence_parallel,
+    return _tensor_parallel(model, cluster, software, efficiencies, batch, recompute, sequence_parallel,
                             t, ones, ones, ones, np.full_like(t, b), ones)

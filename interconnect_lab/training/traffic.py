@@ -8,15 +8,8 @@ import numpy as np
 
 from .. import collectives
 from .._deprecation import renamed_parameters
-from .._lookup import resolve
-from .models import TransformerModel
-from .hardware import Cluster, Efficiencies, Software
-from .presets import (
-    CLUSTERS, DEFAULT_EFFICIENCIES, MODELS, SOFTWARE,
-)
-from .config import ParallelConfig
-from .step import (_collective_s, _data_parallel_units, _group_ranks_per_node, _layers_per_stage,
-                   _stage_parameters)
+from . import terms
+from .presets import DEFAULT_EFFICIENCIES, resolve_run
 
 
 # ============================================================================
@@ -133,83 +126,101 @@ def parallel_traffic(model, cluster, config, software="Megatron-LM SC21", *,
     pipeline all_gather        192 x    50.3 MB  NVLink 3
     data     all_reduce          1 x  5597.0 MB  InfiniBand HDR
     """
-    model = resolve("model", model, TransformerModel, MODELS)
-    cluster = resolve("cluster", cluster, Cluster, CLUSTERS)
-    software = resolve("software", software, Software, SOFTWARE)
-    if not isinstance(config, ParallelConfig):
-        raise TypeError(f"config must be a ParallelConfig (see parallel_config), got {type(config).__name__}")
-    if not isinstance(efficiencies, Efficiencies):
-        raise TypeError(f"efficiencies must be an Efficiencies, got {type(efficiencies).__name__}")
-    config.check(model)
-    t, p, d, c = config.tensor_parallel, config.pipeline_parallel, config.data_parallel, config.context_parallel
-    b, v, m = config.microbatch_size, config.interleave, config.microbatches
-    sp = config.sequence_parallel
+    model, cluster, software = resolve_run(model, cluster, config, software, efficiencies)
+    layers = int(terms.layers_per_stage(model, config.pipeline_parallel, config.interleave, config.uneven_pipeline))
+    return (_model_parallel_rows(model, cluster, software, config, layers)
+            + _pipeline_rows(model, cluster, software, config)
+            + _data_parallel_rows(model, cluster, software, config, layers))
+
+
+def _row(cluster, kind, purpose, collective, group, ranks_per_node, calls, message_bytes):
+    """One :class:`ParallelTraffic`, priced as the step prices it (:func:`terms.collective_s`)."""
+    group_ranks_per_node = int(min(ranks_per_node, group))
+    link, crosses = _link_used(cluster, group, group_ranks_per_node)
+    ranks = 2 if collective == "send_recv" else group
+    traffic = collectives.ALGORITHMS["direct" if collective == "send_recv" else "ring"].cost(collective, ranks)[1]
+    one = float(terms.collective_s(collective, message_bytes, ranks, group_ranks_per_node, cluster))
+    return ParallelTraffic(kind=kind, purpose=purpose, collective=collective, group=int(group), calls=int(calls),
+                           message_bytes=float(message_bytes), sent_bytes=float(calls * traffic * message_bytes),
+                           link=link, crosses_network=crosses, time_s=float(calls * one))
+
+
+def _model_parallel_rows(model, cluster, software, config, layers):
+    """Tensor parallelism's all-reduces and context parallelism's all-gathers, every layer and pass."""
+    t, c, m = config.tensor_parallel, config.context_parallel, config.microbatches
     node, gpus = cluster.gpus_per_node, config.gpus
-    h, kv = model.hidden_size, model.kv_size
-    tokens = b * model.sequence_length / c
-    layers = int(_layers_per_stage(model, p, v, config.uneven_pipeline))
+    tokens = config.microbatch_size * model.sequence_length / c
     passes = 2 + (1 if config.recompute == "full" else 0)
     rows = []
-
-    def add(kind, purpose, collective, group, ranks_per_node, calls, message_bytes):
-        group_ranks_per_node = int(min(ranks_per_node, group))
-        link, crosses = _link_used(cluster, group, group_ranks_per_node)
-        traffic = collectives.ALGORITHMS["direct" if collective == "send_recv" else "ring"].cost(
-            collective, 2 if collective == "send_recv" else group)[1]
-        one = float(_collective_s(collective, message_bytes, 2 if collective == "send_recv" else group,
-                                  group_ranks_per_node, cluster))
-        rows.append(ParallelTraffic(kind=kind, purpose=purpose, collective=collective, group=int(group),
-                                    calls=int(calls), message_bytes=float(message_bytes),
-                                    sent_bytes=float(calls * traffic * message_bytes), link=link,
-                                    crosses_network=crosses, time_s=float(calls * one)))
-
     if t > 1:
-        blocks = 1 if software.parallel_block else 2
-        add("tensor", "activations after attention and MLP, every layer and pass", "all_reduce", t,
-            int(_group_ranks_per_node(t, node, gpus)), m * layers * passes * blocks,
-            software.parameter_bytes * tokens * h)
+        blocks = 1 if software.kernels.parallel_block else 2
+        rows.append(_row(cluster, "tensor", "activations after attention and MLP, every layer and pass", "all_reduce",
+                         t, int(terms.group_ranks_per_node(t, node, gpus)), m * layers * passes * blocks,
+                         software.precision.parameter_bytes * tokens * model.hidden_size))
     if c > 1:
-        add("context", "keys and values of the whole sequence, every layer and pass", "all_gather", c,
-            max(node // t, 1), m * layers * passes, software.parameter_bytes * 2 * b * model.sequence_length * kv / t)
-    if p > 1:
-        boundary = software.parameter_bytes * tokens * h
-        scatter = software.scatter_gather or sp
-        pp_ranks_per_node = 2 if t * c * d < node else 1
-        add("pipeline", "activations forward and their gradients back at a stage boundary", "send_recv", 2,
-            pp_ranks_per_node, 2 * v * m, boundary / t if scatter else boundary)
-        if scatter and not sp and t > 1:
-            add("pipeline", "re-assembling the scattered boundary inside the tensor-parallel group", "all_gather",
-                t, int(_group_ranks_per_node(t, node, gpus)), 2 * v * m, boundary)
-    if d > 1:
-        # ZeRO 0-2: per layer, per bucket or one buffer, as the step charges it.
-        params = float(_stage_parameters(model, t, p, v, config.uneven_pipeline))
-        ranks_per_node = int(np.clip(node // (t * c), 1, d))
-        gradient_size = params * software.gradient_bytes / layers
-        weight_size = params * software.parameter_bytes / layers
-        units = int(_data_parallel_units(software, params, layers, d))
-        unit = {1: "the stage's gradient buffer", layers: "each layer"}.get(units, f"each of {units} buckets")
-        if config.zero_stage == 0:
-            add("data", f"gradients of {unit}, once per iteration", "all_reduce", d, ranks_per_node, units,
-                params * software.gradient_bytes / units)
-        elif config.zero_stage in (1, 2):
-            add("data", f"gradients of {unit}, once per iteration (each rank keeps its shard)",
-                "reduce_scatter", d, ranks_per_node, units, params * software.gradient_bytes / units)
-            add("data", f"updated weights of {unit}, once per iteration", "all_gather", d, ranks_per_node,
-                units, params * software.parameter_bytes / units)
-        else:
-            shard = d if config.shard_group_size is None else config.shard_group_size
-            shard_per_node = min(ranks_per_node, shard)
-            forward = weight_size * (0.5 if software.quantized_weights else 1.0)
-            add("data", "weights of each layer before its forward pass, every microbatch", "all_gather", shard,
-                shard_per_node, m * layers, forward)
-            backward_ranks = min(shard, shard_per_node) if software.hierarchical_partition else shard
-            if backward_ranks > 1:
-                add("data", "weights of each layer before its backward pass, every microbatch", "all_gather",
-                    backward_ranks, shard_per_node, m * layers, weight_size)
-            gradient_wire = params / layers * (0.5 if software.quantized_gradients else software.gradient_bytes)
-            add("data", "gradients of each layer after its backward pass, every microbatch", "reduce_scatter",
-                shard, shard_per_node, m * layers, gradient_wire)
-            if d > shard:
-                add("data", "gradient shards across the replicas of hybrid sharding, once per iteration",
-                    "all_reduce", d // shard, max(ranks_per_node // shard, 1), layers, gradient_size / shard)
+        rows.append(_row(cluster, "context", "keys and values of the whole sequence, every layer and pass",
+                         "all_gather", c, max(node // t, 1), m * layers * passes,
+                         software.precision.parameter_bytes * 2 * config.microbatch_size * model.sequence_length
+                         * model.kv_size / t))
+    return tuple(rows)
+
+
+def _pipeline_rows(model, cluster, software, config):
+    """The boundary's activations and gradients between stages, and their re-gather with scatter/gather."""
+    t, p, d, c = config.tensor_parallel, config.pipeline_parallel, config.data_parallel, config.context_parallel
+    if p == 1:
+        return ()
+    v, m, sp, node = config.interleave, config.microbatches, config.sequence_parallel, cluster.gpus_per_node
+    tokens = config.microbatch_size * model.sequence_length / c
+    boundary = software.precision.parameter_bytes * tokens * model.hidden_size
+    scatter = software.scatter_gather or sp
+    rows = [_row(cluster, "pipeline", "activations forward and their gradients back at a stage boundary", "send_recv",
+                 2, 2 if t * c * d < node else 1, 2 * v * m, boundary / t if scatter else boundary)]
+    if scatter and not sp and t > 1:
+        rows.append(_row(cluster, "pipeline", "re-assembling the scattered boundary inside the tensor-parallel group",
+                         "all_gather", t, int(terms.group_ranks_per_node(t, node, config.gpus)), 2 * v * m, boundary))
+    return tuple(rows)
+
+
+def _data_parallel_rows(model, cluster, software, config, layers):
+    """ZeRO 0-2: per layer, per bucket or one buffer, as the step charges it; ZeRO-3: every layer and microbatch."""
+    t, p, d, c = config.tensor_parallel, config.pipeline_parallel, config.data_parallel, config.context_parallel
+    if d == 1:
+        return ()
+    params = float(terms.stage_parameters(model, t, p, config.interleave, config.uneven_pipeline))
+    ranks_per_node = int(np.clip(cluster.gpus_per_node // (t * c), 1, d))
+    gradient_bytes, parameter_bytes = software.precision.gradient_bytes, software.precision.parameter_bytes
+    if config.zero_stage == 3:
+        return _sharded_weight_rows(cluster, software, config, layers, params, ranks_per_node)
+    units = int(terms.data_parallel_units(software, params, layers, d))
+    unit = {1: "the stage's gradient buffer", layers: "each layer"}.get(units, f"each of {units} buckets")
+    if config.zero_stage == 0:
+        return (_row(cluster, "data", f"gradients of {unit}, once per iteration", "all_reduce", d, ranks_per_node,
+                     units, params * gradient_bytes / units),)
+    return (_row(cluster, "data", f"gradients of {unit}, once per iteration (each rank keeps its shard)",
+                 "reduce_scatter", d, ranks_per_node, units, params * gradient_bytes / units),
+            _row(cluster, "data", f"updated weights of {unit}, once per iteration", "all_gather", d, ranks_per_node,
+                 units, params * parameter_bytes / units))
+
+
+def _sharded_weight_rows(cluster, software, config, layers, params, ranks_per_node):
+    """ZeRO-3's gathers and reduce-scatters, every layer and microbatch, and hybrid sharding's all-reduce."""
+    d, m = config.data_parallel, config.microbatches
+    shard = d if config.shard_group_size is None else config.shard_group_size
+    shard_per_node = min(ranks_per_node, shard)
+    weight_size = params * software.precision.parameter_bytes / layers
+    plus = software.zero_plus_plus
+    rows = [_row(cluster, "data", "weights of each layer before its forward pass, every microbatch", "all_gather",
+                 shard, shard_per_node, m * layers, weight_size * (0.5 if plus.quantized_weights else 1.0))]
+    backward_ranks = min(shard, shard_per_node) if plus.hierarchical_partition else shard
+    if backward_ranks > 1:
+        rows.append(_row(cluster, "data", "weights of each layer before its backward pass, every microbatch",
+                         "all_gather", backward_ranks, shard_per_node, m * layers, weight_size))
+    gradient_wire = params / layers * (0.5 if plus.quantized_gradients else software.precision.gradient_bytes)
+    rows.append(_row(cluster, "data", "gradients of each layer after its backward pass, every microbatch",
+                     "reduce_scatter", shard, shard_per_node, m * layers, gradient_wire))
+    if d > shard:
+        rows.append(_row(cluster, "data", "gradient shards across the replicas of hybrid sharding, once per iteration",
+                         "all_reduce", d // shard, max(ranks_per_node // shard, 1), layers,
+                         params * software.precision.gradient_bytes / layers / shard))
     return tuple(rows)

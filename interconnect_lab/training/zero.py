@@ -176,31 +176,41 @@ def gradient_compression(gradient, method, *, bits=8, fraction=0.01, index_bytes
     dense_bytes = 2.0 * g.size
     norm = float(np.linalg.norm(g))
     if method == "quantize":
-        bits = check_integer("bits", bits, minimum=1, maximum=16)
-        rng = np.random.default_rng(rng)
-        levels = 2 ** bits - 1
-        if block_size is None:
-            scales, blocks = np.full(g.size, float(np.max(np.abs(g)))), 1
-        else:
-            block = check_integer("block_size", block_size, minimum=1)
-            blocks = -(-g.size // block)
-            padded = np.zeros(blocks * block)
-            padded[:g.size] = np.abs(g)
-            scales = np.repeat(padded.reshape(blocks, block).max(axis=1), block)[:g.size]
-        safe = np.where(scales > 0, scales, 1.0)
-        grid = (g + safe) / (2 * safe) * levels
-        low = np.floor(grid)
-        rounded = low + (rng.random(g.size) < (grid - low))
-        approx = np.where(scales > 0, rounded / levels * 2 * safe - safe, 0.0)
-        sent = g.size * bits / 8 + 4 * blocks
+        approx, sent = _quantized(g, bits, block_size, rng)
     else:
-        fraction = check_number("fraction", fraction, minimum=0, maximum=1, min_inclusive=False)
-        kept = max(1, int(round(fraction * g.size)))
-        keep = np.argpartition(np.abs(g), g.size - kept)[g.size - kept:]
-        approx = np.zeros_like(g)
-        approx[keep] = g[keep]
-        sent = kept * (check_integer("index_bytes", index_bytes, minimum=0, unit="B")
-                       + check_integer("value_bytes", value_bytes, minimum=1, unit="B"))
+        approx, sent = _top_k(g, fraction, index_bytes, value_bytes)
     error = float(np.linalg.norm(g - approx) / norm) if norm > 0 else 0.0
     return GradientCompression(method=method, bytes_sent=float(sent),
                                compression_ratio=dense_bytes / sent, relative_error=error)
+
+
+def _quantized(g, bits, block_size, rng):
+    """Stochastic rounding of ``g`` to ``bits`` bits, one scale per block: (what arrives, bytes sent)."""
+    bits = check_integer("bits", bits, minimum=1, maximum=16)
+    rng = np.random.default_rng(rng)
+    levels = 2 ** bits - 1
+    if block_size is None:
+        scales, blocks = np.full(g.size, float(np.max(np.abs(g)))), 1
+    else:
+        block = check_integer("block_size", block_size, minimum=1)
+        blocks = -(-g.size // block)
+        padded = np.zeros(blocks * block)
+        padded[:g.size] = np.abs(g)
+        scales = np.repeat(padded.reshape(blocks, block).max(axis=1), block)[:g.size]
+    safe = np.where(scales > 0, scales, 1.0)
+    grid = (g + safe) / (2 * safe) * levels
+    low = np.floor(grid)
+    rounded = low + (rng.random(g.size) < (grid - low))
+    approx = np.where(scales > 0, rounded / levels * 2 * safe - safe, 0.0)
+    return approx, g.size * bits / 8 + 4 * blocks
+
+
+def _top_k(g, fraction, index_bytes, value_bytes):
+    """The ``fraction`` of entries of ``g`` largest in magnitude, with their indices: (what arrives, bytes sent)."""
+    fraction = check_number("fraction", fraction, minimum=0, maximum=1, min_inclusive=False)
+    kept = max(1, int(round(fraction * g.size)))
+    keep = np.argpartition(np.abs(g), g.size - kept)[g.size - kept:]
+    approx = np.zeros_like(g)
+    approx[keep] = g[keep]
+    return approx, kept * (check_integer("index_bytes", index_bytes, minimum=0, unit="B")
+                           + check_integer("value_bytes", value_bytes, minimum=1, unit="B"))

@@ -6,7 +6,6 @@ Chapter 2: tensor parallelism over NVLink, and one NVL72 rack against nine 8-GPU
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import ipywidgets as widgets
@@ -34,14 +33,15 @@ _CONTROL = {"style": {"description_width": "12em"}, "layout": widgets.Layout(wid
 # The run panel's two columns of controls, each half the page wide.
 _COLUMN = {"style": {"description_width": "12.5em"}, "layout": widgets.Layout(width="97%")}
 
-#: The switches the run panel offers, as (label, :class:`~interconnect_lab.training.Software` field).
-#: All on, over the ``"Megatron-LM 2023"`` stack, is the ``"MegaScale"`` stack.
+#: The switches the run panel offers, as (label, control name, the change to the stack when on, for
+#: :meth:`~interconnect_lab.training.Software.replace`). All on, over the ``"Megatron-LM 2023"``
+#: stack, is the ``"MegaScale"`` stack.
 OVERLAP_SWITCHES = (
-    ("parallel transformer block", "parallel_block"),
-    ("tensor-parallel overlap", "tensor_parallel_overlap"),
-    ("pipeline-parallel overlap", "pipeline_parallel_overlap"),
-    ("data-parallel overlap", "data_parallel_overlap"),
-    ("efficient operators", "fused_norm_activation"),   # with FlashAttention-2: EFFICIENT_OPERATORS
+    ("parallel transformer block", "parallel_block", {"kernels": {"parallel_block": True}}),
+    ("tensor-parallel overlap", "tensor_parallel_overlap", {"overlap": {"tensor_parallel": "pipelined"}}),
+    ("pipeline-parallel overlap", "pipeline_parallel_overlap", {"overlap": {"pipeline": "asynchronous"}}),
+    ("data-parallel overlap", "data_parallel_overlap", {"overlap": {"data_parallel": "per layer"}}),
+    ("efficient operators", "efficient_operators", EFFICIENT_OPERATORS),
 )
 
 _BASE_STACK = "Megatron-LM 2023"
@@ -91,7 +91,7 @@ class TrainingRunPanel(Panel):
     zero_stage : int
         Initial ZeRO stage.
     switches : sequence of str
-        :class:`~interconnect_lab.training.Software` fields switched on initially.
+        Control names of :data:`OVERLAP_SWITCHES` switched on initially.
     training_tokens : float
         Initial tokens to train on, for the days [token].
     """
@@ -139,8 +139,8 @@ class TrainingRunPanel(Panel):
                                                   indent=False),
             "zero_stage": widgets.SelectionSlider(options=[0, 1, 2, 3], value=zero_stage,
                                                   description="ZeRO stage", **slider),
-            **{field: widgets.Checkbox(value=field in switches, description=label, indent=False)
-               for label, field in OVERLAP_SWITCHES},
+            **{control: widgets.Checkbox(value=control in switches, description=label, indent=False)
+               for label, control, _ in OVERLAP_SWITCHES},
             "training_tokens": widgets.Dropdown(options=self.TOKENS, value=training_tokens,
                                                 description="train on [tokens]", **_COLUMN),
         }
@@ -149,18 +149,21 @@ class TrainingRunPanel(Panel):
                                                  "tensor_parallel", "pipeline_parallel", "microbatch_size")]
         right = [self.controls[name] for name in ("interleave", "zero_stage", "recompute", "training_tokens",
                                                   "sequence_parallel")]
-        right += [self.controls[field] for _, field in OVERLAP_SWITCHES]
+        right += [self.controls[control] for _, control, _ in OVERLAP_SWITCHES]
         column = widgets.Layout(width="50%")
         self.widget.children = ((widgets.HBox([widgets.VBox(left, layout=column), widgets.VBox(right, layout=column)]),)
                                 + self.widget.children[1:])
 
     def software(self, values):
         """The stack the switches describe: Megatron-LM (2023) with the chosen MegaScale switches."""
-        chosen = {field: bool(values[field]) for _, field in OVERLAP_SWITCHES}
-        name = "MegaScale" if all(chosen.values()) else (
-            _BASE_STACK if not any(chosen.values()) else f"{_BASE_STACK} + some MegaScale switches")
-        changes = dict(chosen, **(EFFICIENT_OPERATORS if chosen["fused_norm_activation"] else {}))
-        return dataclasses.replace(software(_BASE_STACK), name=name, **changes)
+        chosen = [bool(values[control]) for _, control, _ in OVERLAP_SWITCHES]
+        name = "MegaScale" if all(chosen) else (
+            _BASE_STACK if not any(chosen) else f"{_BASE_STACK} + some MegaScale switches")
+        stack = software(_BASE_STACK).replace(name=name)
+        for on, (_, _, change) in zip(chosen, OVERLAP_SWITCHES):
+            if on:
+                stack = stack.replace(**change)
+        return stack
 
     def compute(self, **values):
         """The step (and the split used), or why the configuration is not possible."""
@@ -423,8 +426,8 @@ class ZeroPlusPlusPanel(Panel):
                     "quantized_gradients": quantized_gradients}
         parts = [name for name, on in zip(("qwZ", "hpZ", "qgZ"), switches.values()) if on]
         base = software("DeepSpeed ZeRO-3")
-        chosen = dataclasses.replace(base, name="ZeRO++ (" + (", ".join(parts) or "no technique on") + ")",
-                                     **switches)
+        chosen = base.replace(name="ZeRO++ (" + (", ".join(parts) or "no technique on") + ")",
+                              zero_plus_plus=switches)
         return {"model": model, "index": network, "chosen_name": chosen.name,
                 "scans": {"ZeRO-3": network_scan(model, self.CLUSTER, config, base),
                           chosen.name: network_scan(model, self.CLUSTER, config, chosen)},

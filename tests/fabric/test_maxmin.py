@@ -204,7 +204,7 @@ FUZZ_CASES = [
 def test_max_min_rates_has_the_flow_simulators_ranges():
     # one home for the numbers: the capacity and share bounds are the simulator's
     from interconnect_lab.fabric import maxmin, simulation
-    assert simulation._MAX_RESOURCE_BYTES_PER_S is maxmin._MAX_RESOURCE_BYTES_PER_S
+    assert simulation.MAX_RESOURCE_BYTES_PER_S is maxmin.MAX_RESOURCE_BYTES_PER_S
 
 
 @pytest.mark.usefixtures("warnings_are_errors")

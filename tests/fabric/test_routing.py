@@ -33,7 +33,7 @@ def test_hash_is_uniform_over_paths():
 
 def one_at_a_time(network, traffic, seed):
     """The adaptive routing as first written: flows placed one by one in a Python loop."""
-    seed = r._seed_value(seed)
+    seed = r.seed_value(seed)
     capacity = network.capacity_bytes_per_s
     with np.errstate(divide="ignore"):
         inverse = np.where(capacity > 0, 1.0 / capacity, np.inf)

@@ -153,7 +153,7 @@ def test_mosaicml_one_node_a100_rows_split_by_their_checkpointing_column():
 def test_recomputation_charge_against_what_the_published_runs_paid():
     # torchtitan's Llama 2 13B on 64 A100, the same batch: every other layer checkpointed took
     # 13.0% longer per step than none. PyTorch's non-reentrant checkpoint stops recomputing each
-    # block before its MLP output projection (Software.recompute_early_stop); the model charges
+    # block before its MLP output projection (Software.checkpoint "early stop"); the model charges
     # 13.0% (15.7% when it reran the whole block). Korthikanti et al.'s full-recomputation
     # baselines, Megatron-LM's own checkpointing that reruns every block whole, took 29% to 32%
     # longer than SP + selective; the model charges 34% to 36%. Pinned so that a change to the
@@ -163,7 +163,7 @@ def test_recomputation_charge_against_what_the_published_runs_paid():
     modelled = titan["none"].predicted / titan["every other layer"].predicted - 1
     assert measured == pytest.approx(0.1296, abs=5e-4)
     assert modelled == pytest.approx(measured, abs=0.005)
-    whole = dataclasses.replace(tr.software(titan["none"].run.software), recompute_early_stop=False)
+    whole = tr.software(titan["none"].run.software).replace(checkpoint="whole block")
     rerun = tr.replay(titan["none"].run, whole).tokens_per_s / tr.replay(titan["every other layer"].run, whole).tokens_per_s - 1
     assert 0.01 < rerun - measured < 0.05
     rows = tr.fidelity_table(KORTHIKANTI_RUNS)
@@ -327,8 +327,8 @@ def test_torchtitan_a100_rows_within_five_percent_with_their_own_checkpointing(r
     # torchtitan's docs/performance.md (041336434), both tables: FSDP2 on 64 A100 80GB, WPS per
     # GPU. Measured: -3.3% (Llama 2 13B, every other matmul) to +4.1% (Llama 3 8B, every other
     # layer); the full-checkpointing rows -0.5% and +1.1% since the checkpoint's early stop
-    # (Software.recompute_early_stop; -6.3% and -4.7% before). Before the eager RMSNorm, rotary
-    # embedding and SwiGLU were counted (Software.eager_elementwise) they were -1.9% to +9.2%.
+    # (Software.checkpoint "early stop"; -6.3% and -4.7% before). Before the eager RMSNorm, rotary
+    # embedding and SwiGLU were counted (Kernels.elementwise "eager") they were -1.9% to +9.2%.
     (row,) = tr.fidelity_table((run,))
     assert abs(row.error) < 0.05
     assert run.value == 64 * round(run.value / 64)          # WPS per GPU times the 64 GPUs
@@ -382,7 +382,7 @@ def test_a_sustained_rate_above_the_best_one_is_refused():
 def test_replay_with_another_stack_changes_only_the_stack():
     run = next(run for run in TORCHTITAN_A100_RUNS if run.recompute == "none")
     assert tr.replay(run, software=run.software).step_s == tr.replay(run).step_s
-    one_kernel_each = dataclasses.replace(tr.software(run.software), eager_elementwise=False)
+    one_kernel_each = tr.software(run.software).replace(kernels={"elementwise": "one kernel each"})
     assert tr.replay(run, software=one_kernel_each).step_s < tr.replay(run).step_s
     assert tr.replay(run, software=one_kernel_each).model_flops == tr.replay(run).model_flops
     with pytest.raises(ValueError, match="unknown software name 'no such stack'"):
@@ -436,7 +436,7 @@ def test_what_torch_compile_bought_torchtitan_on_h100_is_the_eager_element_wise_
     # sequences per GPU, selective op checkpointing. torch.compile took 5,762 to 6,667 tokens/s
     # per GPU on 8 H100 (x1.157) and 5,605 to 6,514 on 128 (x1.162). The model, reading compile
     # as the element-wise ops moving each element once (stack "torchtitan 2024, compiled"), gives
-    # x1.140 on both; without Software.eager_elementwise it would give x1.000. Float8 then took
+    # x1.140 on both; without Kernels.elementwise "eager" it would give x1.000. Float8 then took
     # them to 8,532 and 8,380 (x1.280, x1.286); the model gives x1.330.
     rows = tr.fidelity_table(TORCHTITAN_H100_COMPILE_RUNS)
     stacks = ["torchtitan 2024", "torchtitan 2024, compiled", "torchtitan 2024, compiled FP8"]
@@ -450,9 +450,9 @@ def test_what_torch_compile_bought_torchtitan_on_h100_is_the_eager_element_wise_
         assert fp8.published / compiled.published == pytest.approx(1.28, abs=0.01)
         assert 0 < fp8.predicted / compiled.predicted - fp8.published / compiled.published < 0.06
     one_by_one = [tr.software(name) for name in stacks]
-    assert dataclasses.replace(one_by_one[0], eager_elementwise=False, name=stacks[1],
-                               sources=()) == dataclasses.replace(one_by_one[1], sources=())
-    assert dataclasses.replace(one_by_one[1], gemm_precision="fp8", name=stacks[2],
-                               sources=()) == dataclasses.replace(one_by_one[2], sources=())
+    assert one_by_one[0].replace(kernels={"elementwise": "one kernel each"}, name=stacks[1],
+                                 sources=()) == one_by_one[1].replace(sources=())
+    assert one_by_one[1].replace(kernels={"gemm_precision": "fp8"}, name=stacks[2],
+                                 sources=()) == one_by_one[2].replace(sources=())
     # Their H100s (HBM2e at 2.4 TB/s, 500 W) are not the catalog's: the figures are 24% to 32% high.
     assert all(0.2 < row.error < 0.35 for row in rows)

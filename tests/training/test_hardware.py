@@ -43,7 +43,8 @@ def test_fp8_gemms_run_faster_and_mfu_stays_against_the_bf16_peak():
 
 
 def _eager_step(model, eager, **changes):
-    stack = dataclasses.replace(tr.software("PyTorch FSDP"), eager_elementwise=eager, **changes)
+    stack = tr.software("PyTorch FSDP").replace(kernels={"elementwise": "eager" if eager else "one kernel each"},
+                                                **changes)
     config = tr.parallel_config(1, global_batch_size=2, microbatch_size=2, recompute="none")
     return tr.training_step(model, "MegaScale", config, stack)
 
@@ -73,7 +74,7 @@ def test_eager_elementwise_costs_the_bytes_counted_from_torchtitans_code():
 
 
 def test_eager_stacks_are_the_pytorch_ones_that_run_llama_op_by_op():
-    eager = {name for name, stack in tr.SOFTWARE.items() if stack.eager_elementwise}
+    eager = {name for name, stack in tr.SOFTWARE.items() if stack.kernels.elementwise == "eager"}
     assert eager == {"PyTorch FSDP", "torchtitan 2024"}
     assert set(tr.EAGER_ELEMENTWISE_SOURCES) <= set(tr.software("torchtitan 2024").sources)
 
@@ -83,7 +84,7 @@ def test_an_op_by_op_adam_step_costs_the_bytes_counted_from_pytorchs_adamw():
     # 24 + 2 + 2 for one fused kernel, at the HBM rate; nothing else in the step changes.
     model = tr.transformer_model("Llama 3 8B")
     hbm = tr.DEFAULT_EFFICIENCIES.memory_bandwidth * catalog.gpu("A100 SXM").hbm_bandwidth_bytes_per_s
-    fused, eager = (_eager_step(model, True, fused_optimizer=flag) for flag in (True, False))
+    fused, eager = (_eager_step(model, True, optimizer={"update": update}) for update in ("fused", "op by op"))
     assert tr.EAGER_ADAMW_BYTES == 80
     fused_bytes = tr.DEFAULT_EFFICIENCIES.optimizer_bytes_per_parameter + 2 + 2
     assert eager.optimizer_s - fused.optimizer_s == pytest.approx(
@@ -97,13 +98,14 @@ def test_clipping_the_gradients_costs_a_norm_read_and_a_scale_per_updated_parame
     # Every stack reads each FP32 gradient for the global norm (4 B per parameter a GPU updates);
     # PyTorch's clip_grad_norm_ then multiplies each by the clamped coefficient on every step
     # (read 4, write 4), Megatron-LM only on the steps it clips. Nothing but the optimizer moves.
-    from interconnect_lab.training import step as step_module
+    from interconnect_lab.training import terms
     model = tr.transformer_model("Llama 3 8B")
     hbm = tr.DEFAULT_EFFICIENCIES.memory_bandwidth * catalog.gpu("A100 SXM").hbm_bandwidth_bytes_per_s
-    changes = dict(fused_optimizer=fused, clip_every_step=every_step)
+    changes = dict(optimizer={"update": "fused" if fused else "op by op",
+                              "clipping": "every step" if every_step else "over threshold"})
     clipped = _eager_step(model, True, **changes)
-    monkeypatch.setattr(step_module, "GRADIENT_CLIP_BYTES", 0.0)
-    monkeypatch.setattr(step_module, "GRADIENT_NORM_BYTES", 0.0)
+    monkeypatch.setattr(terms, "GRADIENT_CLIP_BYTES", 0.0)
+    monkeypatch.setattr(terms, "GRADIENT_NORM_BYTES", 0.0)
     unclipped = _eager_step(model, True, **changes)
     assert (tr.GRADIENT_NORM_BYTES, tr.GRADIENT_CLIP_BYTES) == (4, 12)
     clip_bytes = tr.GRADIENT_CLIP_BYTES if every_step else tr.GRADIENT_NORM_BYTES
@@ -113,7 +115,7 @@ def test_clipping_the_gradients_costs_a_norm_read_and_a_scale_per_updated_parame
 
 
 def test_only_megatron_stacks_scale_their_gradients_just_on_the_steps_they_clip():
-    conditional = {name for name, stack in tr.SOFTWARE.items() if not stack.clip_every_step}
+    conditional = {name for name, stack in tr.SOFTWARE.items() if stack.optimizer.clipping == "over threshold"}
     assert conditional == {"Megatron-LM SC21", "Megatron-LM SC21, torch DDP", "Megatron-LM 2022", "Megatron-LM 2023",
                            "MegaScale", "Megatron-Core 2024", "Megatron-Core 2024 FP8"}
     megatron_clip, pytorch_clip = tr.GRADIENT_CLIP_SOURCES[1], tr.GRADIENT_CLIP_SOURCES[0]
@@ -124,7 +126,7 @@ def test_only_megatron_stacks_scale_their_gradients_just_on_the_steps_they_clip(
 
 def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():
     # Megatron-LM, DeepSpeed, Llama 3 and NeMo step a fused Adam; the PyTorch-native stacks do not.
-    eager = {name for name, stack in tr.SOFTWARE.items() if not stack.fused_optimizer}
+    eager = {name for name, stack in tr.SOFTWARE.items() if stack.optimizer.update == "op by op"}
     assert eager == {"PyTorch FSDP", "llm-foundry 2023, PURE", "llm-foundry 2023, DEFAULT", "torchtitan 2024",
                      "torchtitan 2024, compiled", "torchtitan 2024, compiled FP8",
                      "flash-attention GPT, FlashAttention-2", "flash-attention GPT, FlashAttention-1"}
@@ -170,7 +172,7 @@ def test_hopper_attention_shares_are_flash_attention_3s_measurements():
     # FlashAttention-2 on Hopper: the third of peak FlashAttention-3's abstract speaks of.
     assert kernels["FlashAttention-2"]["H100 SXM"].forward == pytest.approx(0.35, abs=0.02)
     # Megatron-Core runs Transformer Engine, which prefers cuDNN's fused attention on Hopper.
-    assert tr.software("Megatron-Core 2024").attention_kernel == "cuDNN"
+    assert tr.software("Megatron-Core 2024").kernels.attention == "cuDNN"
 
 
 def test_hopper_attention_shares_follow_the_benchmark_by_length():
@@ -242,14 +244,14 @@ def test_attention_share_rejects_bad_input(kwargs, match):
 def test_context_parallel_attention_runs_at_the_share_of_its_block(monkeypatch):
     # Ring attention runs each kernel call over one rank's block of keys: eight-way context
     # parallelism at 64K tokens runs attention as 8K-token calls, at the 8K share.
-    from interconnect_lab.training import step as step_module
+    from interconnect_lab.training import terms
     lengths = []
 
     def spy(kernel, gpu, sequence_length, head_dim=128):
         lengths.append(float(sequence_length))
         return tr.attention_share(kernel, gpu, sequence_length, head_dim)
 
-    monkeypatch.setattr(step_module, "attention_share", spy)
+    monkeypatch.setattr(terms, "attention_share", spy)
     hopper = tr.Cluster(name="H100 pod", gpu="H100 SXM", gpus_per_node=8, scale_up_link="NVLink 4",
                         scale_out_link="InfiniBand NDR", nics_per_node=8)
     model = dataclasses.replace(tr.MODELS["Llama 3 8B"], sequence_length=65536)

@@ -4,8 +4,6 @@ token (SC21 Eq. 2-4).
 Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
 """
 
-import dataclasses
-
 import pytest
 from hypothesis import strategies as st
 
@@ -24,7 +22,7 @@ def _mpt(shard_group_size=None, overlap=True, microbatch=8, accumulation=1):
                          scale_out_link="Ethernet 200G", nics_per_node=8)
     config = tr.parallel_config(64, global_batch_size=64 * microbatch * accumulation, microbatch_size=microbatch,
                                 recompute="none", zero_stage=3, shard_group_size=shard_group_size)
-    software = dataclasses.replace(tr.software("PyTorch FSDP"), data_parallel_overlap=overlap)
+    software = tr.software("PyTorch FSDP").replace(overlap={"data_parallel": "per layer" if overlap else "none"})
     return tr.training_step(model, cluster, config, software)
 
 
@@ -196,7 +194,8 @@ def test_megatron_core_buckets_keep_wide_data_parallel_rings_bandwidth_bound(gpu
     # per-step latency, paid once per layer, would cost more than the fewer, larger
     # buckets leave exposed at the end of the backward pass.
     core = tr.software("Megatron-Core 2024")
-    per_layer = dataclasses.replace(core, bucket_parameters=0, bucket_parameters_per_rank=0)
+    per_layer = core.replace(overlap={"data_parallel": "per layer", "bucket_parameters": 0,
+                                      "bucket_parameters_per_rank": 0})
     bucketed, layered = _wide_data_parallel_step(gpus, core), _wide_data_parallel_step(gpus, per_layer)
     assert bucketed.data_parallel_s < layered.data_parallel_s
     # The bytes moved are the same; only the count of collectives changes.
@@ -208,8 +207,9 @@ def test_one_bucket_is_the_reduction_after_the_backward_pass():
     # A bucket holding the whole stage fires when the backward pass ends, as a stack with no
     # overlap reduces its one contiguous buffer: the two cost the same.
     core = tr.software("Megatron-Core 2024")
-    one_bucket = dataclasses.replace(core, bucket_parameters=10**12)
-    no_overlap = dataclasses.replace(core, data_parallel_overlap=False)
+    one_bucket = core.replace(overlap={"bucket_parameters": 10**12})
+    no_overlap = core.replace(overlap={"data_parallel": "none", "bucket_parameters": 0,
+                                       "bucket_parameters_per_rank": 0})
     a, b = _wide_data_parallel_step(768, one_bucket), _wide_data_parallel_step(768, no_overlap)
     assert a.data_parallel_s == pytest.approx(b.data_parallel_s, rel=1e-12)
     assert a.data_parallel_hidden_s == pytest.approx(0.0, abs=1e-15)
@@ -255,7 +255,7 @@ def test_a_short_weight_gradient_gemm_hides_only_part_of_its_collective():
     (lambda: tr.TransformerModel.gpt(layers=2, hidden_size=100, heads=3, vocabulary_size=10, sequence_length=8),
      r"hidden_size = 100 is not divisible by heads = 3"),
     (lambda: tr.Efficiencies(gemm=1.5), r"Efficiencies.gemm = 1.5 is not valid"),
-    (lambda: tr.Software(name="x", bucket_parameters=-1), r"Software.bucket_parameters = -1 is not valid"),
+    (lambda: tr.Overlap(data_parallel="buckets", bucket_parameters=-1), r"Overlap.bucket_parameters = -1 parameters is not valid"),
 ])
 def test_bad_input_names_parameter_and_range(call, message):
     with pytest.raises(ValueError, match=message):
@@ -284,8 +284,8 @@ def test_early_stop_skips_each_recomputed_blocks_mlp_output_projection(recompute
     # policies that checkpoint whole blocks rerun it at all: every block ("full") or every other.
     model = tr.transformer_model("Llama 3 8B")
     config = tr.parallel_config(8, global_batch_size=16, microbatch_size=2, zero_stage=3, recompute=recompute)
-    steps = {stop: tr.training_step(model, "MegaScale", config, dataclasses.replace(
-        tr.software("PyTorch FSDP"), recompute_early_stop=stop)) for stop in (False, True)}
+    steps = {stop: tr.training_step(model, "MegaScale", config, tr.software("PyTorch FSDP").replace(
+        checkpoint="early stop" if stop else "whole block")) for stop in (False, True)}
     blocks = {"full": 1.0, "every other layer": 0.5}.get(recompute, 0.0)
     skipped = blocks * model.layers * 16 * model.sequence_length * 2 * model.ffn_hidden_size * model.hidden_size
     assert steps[False].hardware_flops - steps[True].hardware_flops == pytest.approx(skipped, rel=1e-12)

@@ -4,8 +4,6 @@ defaults every published case uses.
 Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
 """
 
-import dataclasses
-
 import pytest
 
 from fuzzing import Case, choice, count, make_tests, optional
@@ -38,14 +36,14 @@ def test_system_cluster_rejects_bad_input():
 
 def test_composer_default_and_pure_differ_only_in_the_weights():
     bf16, fp32 = tr.software("llm-foundry 2023, PURE"), tr.software("llm-foundry 2023, DEFAULT")
-    assert fp32.fp32_weights and not bf16.fp32_weights
-    assert dataclasses.replace(fp32, name=bf16.name, fp32_weights=False, sources=bf16.sources) == bf16
+    assert fp32.precision.fp32_weights and not bf16.precision.fp32_weights
+    assert fp32.replace(name=bf16.name, precision={"fp32_weights": False}, sources=bf16.sources) == bf16
     # ... and from PyTorch FSDP only in the attention kernel MPT ran (attn_impl: triton) and in
     # MPT's single-kernel LayerNorm and GELU.
     fsdp = tr.software("PyTorch FSDP")
     # (and in the PyTorch 1.13 its table ran, whose checkpoint reran each block whole).
-    assert dataclasses.replace(bf16, name=fsdp.name, attention_kernel=fsdp.attention_kernel,
-                               eager_elementwise=True, recompute_early_stop=True, sources=fsdp.sources) == fsdp
+    assert bf16.replace(name=fsdp.name, kernels={"attention": fsdp.kernels.attention, "elementwise": "eager"},
+                        checkpoint="early stop", sources=fsdp.sources) == fsdp
 
 
 def test_scale_out_variants_keep_everything_but_the_network():

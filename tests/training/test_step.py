@@ -18,7 +18,7 @@ from interconnect_lab.published import (
     MEGASCALE_TABLE2, SC21_TABLE1, SC21_TABLE1_SEQUENCE_LENGTH, SC21_TABLE1_VOCABULARY,
 )
 from interconnect_lab.published.training_runs import LLM_FOUNDRY_BENCHMARKS
-from interconnect_lab.training import step as training_step_module
+from interconnect_lab.training import terms
 
 
 POLICIES = tuple(tr.RECOMPUTATION)
@@ -101,7 +101,8 @@ def _fp32_weights_step(fp32_weights, *, gpus=64, recompute="none", monkeypatch=N
 
 
 def _eager_step(model, eager, **changes):
-    stack = dataclasses.replace(tr.software("PyTorch FSDP"), eager_elementwise=eager, **changes)
+    stack = tr.software("PyTorch FSDP").replace(kernels={"elementwise": "eager" if eager else "one kernel each"})
+    stack = stack.replace(**changes)
     config = tr.parallel_config(1, global_batch_size=2, microbatch_size=2, recompute="none")
     return tr.training_step(model, "MegaScale", config, stack)
 
@@ -113,8 +114,7 @@ def _nccl_sm_step(per_sm):
 
 
 def _one_gpu_step(stack, monkeypatch, backward_flops):
-    from interconnect_lab.training import step as step_module
-    monkeypatch.setattr(step_module, "FLASH_ATTENTION_BACKWARD_FLOPS", backward_flops)
+    monkeypatch.setattr(terms, "FLASH_ATTENTION_BACKWARD_FLOPS", backward_flops)
     config = tr.parallel_config(1, global_batch_size=2, microbatch_size=2, recompute="none")
     return tr.training_step("Llama 3 8B", "MegaScale", config, stack)
 
@@ -127,8 +127,7 @@ def test_sc21_rows_replay_the_data_parallel_implementation_their_script_names():
     torch_ddp, local = tr.software("Megatron-LM SC21, torch DDP"), tr.software("Megatron-LM SC21")
     assert [run.software for run in SC21_TABLE1] == [torch_ddp.name] * 4 + [local.name] * 6
     # The two stacks differ in the overlap alone.
-    assert dataclasses.replace(torch_ddp, name=local.name, data_parallel_overlap=False,
-                               sources=local.sources) == local
+    assert torch_ddp.replace(name=local.name, overlap={"data_parallel": "none"}, sources=local.sources) == local
     # The 18.4B row's all-reduce, 4% of its step after the backward pass, hides behind it.
     run = SC21_TABLE1[3]
     after = dataclasses.replace(run, ddp="local")
@@ -190,10 +189,10 @@ def test_each_overlap_switch_never_slows_the_step():
                                 recompute="selective", sequence_parallel=True, zero_stage=1)
     base = tr.software("Megatron-LM 2023")
     before = tr.training_step("MegaScale 175B", "MegaScale", config, base).step_s
-    for switch in ("tensor_parallel_overlap", "pipeline_parallel_overlap", "data_parallel_overlap",
-                   "parallel_block", "fused_norm_activation"):
-        after = tr.training_step("MegaScale 175B", "MegaScale", config,
-                                 dataclasses.replace(base, **{switch: True})).step_s
+    for switch in ({"overlap": {"tensor_parallel": "pipelined"}}, {"overlap": {"tensor_parallel": "backward"}},
+                   {"overlap": {"pipeline": "asynchronous"}}, {"overlap": {"data_parallel": "per layer"}},
+                   {"kernels": {"parallel_block": True}}, {"kernels": {"elementwise": "fused"}}):
+        after = tr.training_step("MegaScale 175B", "MegaScale", config, base.replace(**switch)).step_s
         assert after < before, switch
 
 
@@ -219,7 +218,7 @@ def test_korthikanti_activation_memory_closed_forms():
     stack = tr.software("Megatron-LM SC21")
 
     def layer(recompute, tp, sp):
-        return tr._activation_bytes_per_layer(model, stack, recompute, np.float64(tp), 1.0, b, sp)
+        return terms.activation_bytes_per_layer(model, stack, recompute, np.float64(tp), 1.0, b, sp)
 
     assert layer("none", 1, False) == pytest.approx(s * b * h * (34 + 5 * a * s / h))
     assert layer("none", t, False) == pytest.approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t)))
@@ -337,14 +336,15 @@ def test_a_stack_that_hides_nothing_pays_no_contention(monkeypatch):
     assert twice.step_s == free.step_s
 
 
-def test_eager_elementwise_leaves_models_without_those_ops_and_fused_stacks_alone():
+def test_eager_elementwise_leaves_models_without_those_ops_alone():
     gpt = tr.transformer_model("GPT-3 175B")
     gpt = dataclasses.replace(gpt, layers=2, name="two GPT-3 layers")      # LayerNorm, learned positions, GELU
     assert _eager_step(gpt, True).step_s == _eager_step(gpt, False).step_s
     llama = tr.transformer_model("Llama 3 8B")
-    assert (_eager_step(llama, True, fused_norm_activation=True).step_s
-            == _eager_step(llama, False, fused_norm_activation=True).step_s)
     assert _eager_step(llama, True).step_s > _eager_step(llama, False).step_s
+    # Fused into their neighbours, the norms and the activation move nothing of their own.
+    fused = _eager_step(llama, False, kernels={"elementwise": "fused"})
+    assert fused.step_s < _eager_step(llama, False).step_s
 
 
 @given(st.sampled_from([1, 2, 4, 8, 16, 32, 64]), st.booleans())
@@ -352,14 +352,14 @@ def test_eager_elementwise_leaves_models_without_those_ops_and_fused_stacks_alon
 def test_the_optimizer_step_scales_with_the_share_each_gpu_updates(shard_group, fused):
     # ZeRO-3 over 64 GPUs in shard groups of g: each GPU holds and updates 1/g of the model, so
     # g times the optimizer time is the same for every g; an op-by-op step is never the faster.
-    stack = dataclasses.replace(tr.software("PyTorch FSDP"), fused_optimizer=fused)
+    stack = tr.software("PyTorch FSDP").replace(optimizer={"update": "fused" if fused else "op by op"})
     config = tr.parallel_config(64, global_batch_size=64, zero_stage=3, shard_group_size=shard_group)
     step = tr.training_step("Llama 3 8B", "MegaScale", config, stack)
     whole = tr.training_step("Llama 3 8B", "MegaScale", dataclasses.replace(config, shard_group_size=1), stack)
     assert shard_group * step.optimizer_s == pytest.approx(whole.optimizer_s, rel=1e-9)
     assert step.memory.optimizer_bytes * shard_group == pytest.approx(whole.memory.optimizer_bytes, rel=1e-9)
     other = tr.training_step("Llama 3 8B", "MegaScale", config,
-                             dataclasses.replace(stack, fused_optimizer=not fused))
+                             stack.replace(optimizer={"update": "op by op" if fused else "fused"}))
     assert (step.optimizer_s > other.optimizer_s) == (not fused)
 
 
@@ -442,7 +442,7 @@ def test_fp8_charges_each_gemm_operand_quantization_as_hbm_traffic(monkeypatch):
     cluster = tr.system_cluster("DGX H100")
     config = tr.parallel_config(8, global_batch_size=16, microbatch_size=1, recompute="none")
     charged = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8").compute_s
-    monkeypatch.setattr(training_step_module, "_FP8_QUANTIZE_BYTES", 0.0)
+    monkeypatch.setattr(terms, "FP8_QUANTIZE_BYTES", 0.0)
     free = tr.training_step(model, cluster, config, "Megatron-Core 2024 FP8").compute_s
     h, f = model.hidden_size, model.ffn_hidden_size
     kv = model.kv_heads * h // model.heads
@@ -460,7 +460,7 @@ def test_flash_attention_skips_what_the_causal_mask_hides():
     cluster = tr.system_cluster("DGX H100")
     config = tr.parallel_config(8, global_batch_size=8, recompute="none")
     flash = tr.software("PyTorch FSDP")
-    materialised = dataclasses.replace(flash, flash_attention=False)
+    materialised = flash.replace(kernels={"attention": "unfused"})
     long = dataclasses.replace(model, sequence_length=65536)
     # Longer sequences cost the flash stack less extra time than the materialised one.
     grow_flash = tr.training_step(long, cluster, config, flash).compute_s / tr.training_step(model, cluster, config, flash).compute_s
@@ -475,15 +475,15 @@ def test_attention_kernel_caps_the_attention_core_on_hopper():
     config = tr.parallel_config(8, global_batch_size=8, recompute="none")
     fa2 = tr.training_step(model, cluster, config, tr.software("PyTorch FSDP"))
     fa3 = tr.training_step(model, cluster, config,
-                           dataclasses.replace(tr.software("PyTorch FSDP"), attention_kernel="FlashAttention-3"))
+                           tr.software("PyTorch FSDP").replace(kernels={"attention": "FlashAttention-3"}))
     assert fa3.compute_s < fa2.compute_s
-    with pytest.raises(ValueError, match="attention_kernel"):
-        dataclasses.replace(tr.software("PyTorch FSDP"), attention_kernel="FlashAttention-9")
+    with pytest.raises(ValueError, match="Kernels.attention 'FlashAttention-9'"):
+        tr.software("PyTorch FSDP").replace(kernels={"attention": "FlashAttention-9"})
 
 
 def test_all_gathered_context_parallelism_is_exposed():
     ring = tr.software("Megatron-Core 2024")
-    gathered = dataclasses.replace(ring, context_parallel_overlap=False)
+    gathered = ring.replace(overlap={"context_parallel": "none"})
     long = dataclasses.replace(tr.transformer_model("Llama 3 8B"), sequence_length=65536)
     cluster = tr.system_cluster("DGX H100")
     config = tr.parallel_config(64, global_batch_size=8, context_parallel=8, tensor_parallel=8)

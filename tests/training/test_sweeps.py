@@ -4,8 +4,6 @@ side by side, and MegaScale's ablation replayed.
 Hostile input is at the end (and fuzzed with tests/fuzzing.py where noted).
 """
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -35,8 +33,7 @@ def test_megascale_baseline_keeps_its_tensor_parallel_collectives_exposed():
         return rows["tensor-parallel overlap"] - rows["parallel transformer block"]
 
     blocking = modelled_gain("Megatron-LM 2023")
-    asynchronous = modelled_gain(dataclasses.replace(tr.software("Megatron-LM 2023"),
-                                                     tensor_parallel_backward_overlap=True))
+    asynchronous = modelled_gain(tr.software("Megatron-LM 2023").replace(overlap={"tensor_parallel": "backward"}))
     assert asynchronous < blocking
     assert abs(blocking - gain) < abs(asynchronous - gain)
 
@@ -73,7 +70,7 @@ def test_zero_plus_plus_gains_most_where_the_network_is_slow():
     # traffic of the fewer bytes it receives (collectives.HBM_BYTES_PER_RECEIVED_BYTE).
     assert gain[0] > 2 and 1 <= gain[-1] < 1.05
     assert np.all(np.diff(gain) <= 1e-9)
-    with_hpz_only = dataclasses.replace(tr.software("DeepSpeed ZeRO-3"), hierarchical_partition=True)
+    with_hpz_only = tr.software("DeepSpeed ZeRO-3").replace(zero_plus_plus={"hierarchical_partition": True})
     assert tr.network_scan("GPT-3 175B", "MegaScale", config, with_hpz_only).step_s[0] < plain.step_s[0]
 
 

@@ -134,7 +134,7 @@ def test_run_panel_starts_from_the_model():
 
 
 def test_all_switches_on_is_the_megascale_stack():
-    panel = TrainingRunPanel(switches=[field for _, field in OVERLAP_SWITCHES])
+    panel = TrainingRunPanel(switches=[control for _, control, _ in OVERLAP_SWITCHES])
     stack = panel.software(panel.values())
     assert dataclasses.replace(stack, sources=()) == dataclasses.replace(tr.software("MegaScale"), sources=())
     assert "(MegaScale on MegaScale)" in panel.readout.value
@@ -164,7 +164,7 @@ def test_run_panel_says_what_does_not_fit_or_divide():
 @pytest.mark.parametrize("name", [
     "model", "cluster", "gpus", "global_batch_size", "tensor_parallel", "pipeline_parallel", "microbatch_size",
     "interleave", "recompute", "sequence_parallel", "zero_stage", "training_tokens",
-    *[field for _, field in OVERLAP_SWITCHES]])
+    *[control for _, control, _ in OVERLAP_SWITCHES]])
 def test_every_run_control_changes_the_readout(name):
     panel = TrainingRunPanel(model="GPT-3 175B", cluster="Selene", gpus=1024, global_batch_size=1536,
                              tensor_parallel=8, pipeline_parallel=8, microbatch_size=1, interleave=2,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from ... import catalog, training
 from ... import units as u
 from ._common import choice, numeric
@@ -89,18 +87,18 @@ ENTRIES = [
     numeric("ch8.ex9", "What eager kernels cost",
             "torchtitan's Llama 2 13B row without checkpointing (published.training_runs.TORCHTITAN_A100_RUNS) "
             "ran its RMSNorm, rotary embedding and SwiGLU op by op. Replay it with its own stack and with the "
-            "same stack but those ops charged as one kernel each (Software.eager_elementwise off). By what share "
+            "same stack but those ops charged as one kernel each (Kernels.elementwise 'one kernel each'). By what share "
             "is the eager step longer?",
             lambda: _titan_eager_cost(), unit="%", scale=0.01,
-            hint="`training.replay(run, software=...)` with `dataclasses.replace(training.software(run.software), "
-                 "eager_elementwise=False)`; compare the two `step_s`."),
+            hint="`training.replay(run, software=...)` with `training.software(run.software).replace(kernels="
+                 "{'elementwise': 'one kernel each'})`; compare the two `step_s`."),
     numeric("ch8.ex10", "What an op-by-op optimizer costs a hybrid-sharded run",
             "IBM's Llama 2 13B row (published.training_runs.FMS_FSDP_A100_RUNS) shares each copy of the weights "
             "among the 8 GPUs of a node, so every GPU updates an eighth of the model each step, with PyTorch's "
             "default AdamW, which runs op by op. Replay it with its own stack and with the same stack stepping "
-            "one fused Adam kernel (Software.fused_optimizer on). By what share is its step longer?",
+            "one fused Adam kernel (Optimizer.update 'fused'). By what share is its step longer?",
             lambda: _fms_optimizer_cost(), unit="%", scale=0.01,
-            hint="`dataclasses.replace(training.software(run.software), fused_optimizer=True)`; compare the "
+            hint="`training.software(run.software).replace(optimizer={'update': 'fused'})`; compare the "
                  "two `step_s`. Then try `dataclasses.replace(run, shard_group_size=None)`: what happens to "
                  "`optimizer_s`, and why?"),
 ]
@@ -115,14 +113,14 @@ def _titan_13b(recompute):
 
 def _titan_eager_cost():
     run = _titan_13b("none")
-    one_kernel_each = dataclasses.replace(training.software(run.software), eager_elementwise=False)
+    one_kernel_each = training.software(run.software).replace(kernels={"elementwise": "one kernel each"})
     return training.replay(run).step_s / training.replay(run, software=one_kernel_each).step_s - 1
 
 
 def _fms_optimizer_cost():
     from ...published.training_runs import FMS_FSDP_A100_RUNS
     (run,) = [run for run in FMS_FSDP_A100_RUNS if run.layers == 40]
-    fused = dataclasses.replace(training.software(run.software), fused_optimizer=True)
+    fused = training.software(run.software).replace(optimizer={"update": "fused"})
     return training.replay(run).step_s / training.replay(run, software=fused).step_s - 1
 
 

@@ -89,7 +89,7 @@ _TORCHTITAN_H100_TECHNIQUES = {"torchtitan 2024": "FSDP", "torchtitan 2024, comp
 #: sequences per GPU, eager, with torch.compile, and with torch.compile and Float8 (GPUs, stack,
 #: tokens per GPU per second, table). Not in the fidelity table, since the catalog lacks their
 #: 500 W, HBM2e H100: they measure what compiling bought, which the model reads as the
-#: element-wise ops of ``Software.eager_elementwise`` moving each element once, and what FP8 then
+#: element-wise ops of ``Kernels.elementwise`` "eager" moving each element once, and what FP8 then
 #: bought (chapter 8, tests/training/test_fidelity.py).
 TORCHTITAN_H100_COMPILE_RUNS: tuple[PublishedRun, ...] = tuple(
     _torchtitan("Llama 3.1 8B", "H100", gpus, 2, "every other matmul", software, tps,
