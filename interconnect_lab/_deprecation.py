@@ -65,7 +65,7 @@ RENAMED_NAMES = {
 _CALIBRATE_COMPARE = "interconnect_lab.calibrate.compare_with_model"
 
 _CALIBRATE_REPLACED = {
-    "compare_bus_bandwidth": ("interconnect_lab.calibrate.fit", "_compare_bus_bandwidth", _CALIBRATE_COMPARE),
+    "compare_bus_bandwidth": ("interconnect_lab.calibrate.fit", "compare_bus_bandwidth_as_catalog", _CALIBRATE_COMPARE),
     "BusBandwidthComparison": ("interconnect_lab.calibrate.fit", "_BusBandwidthComparison",
                                "interconnect_lab.calibrate.ModelComparison"),
     "reference_parameters": ("interconnect_lab.calibrate.workflow", "_reference_parameters",
@@ -114,7 +114,7 @@ def renamed_attribute(module: str, name: str):
     ...     warnings.simplefilter("always")
     ...     result = renamed_attribute("interconnect_lab.calibrate", "compare_bus_bandwidth")
     >>> result.__name__
-    '_compare_bus_bandwidth'
+    'compare_bus_bandwidth_as_catalog'
     >>> print(caught[0].message)
     interconnect_lab.calibrate.compare_bus_bandwidth is deprecated and will be removed in the next release: use interconnect_lab.calibrate.compare_with_model instead
     """

@@ -582,8 +582,8 @@ class _BusBandwidthComparison:
         return {g: result[g] for g in REGIMES if g in result}
 
 
-def _compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="ring", fit=None,
-                           placement="out_of_place", prediction_label="model", **options):
+def compare_bus_bandwidth_as_catalog(run, *, bandwidth_bytes_per_s, latency_s, algorithm="ring", fit=None,
+                                     placement="out_of_place", prediction_label="model", **options):
     """Set a measured sweep against a link's α-β prediction for the same collective and ranks.
 
     The former public ``compare_bus_bandwidth``, deprecated (``_deprecation.REPLACED_NAMES``):
@@ -614,7 +614,7 @@ def _compare_bus_bandwidth(run, *, bandwidth_bytes_per_s, latency_s, algorithm="
     >>> from interconnect_lab import catalog, collectives as coll
     >>> from interconnect_lab.calibrate import shipped_run
     >>> run = shipped_run("v100_dgx2_all_reduce")
-    >>> c = _compare_bus_bandwidth(run, **coll.link_parameters(catalog.link("NVLink 2")))
+    >>> c = compare_bus_bandwidth_as_catalog(run, **coll.link_parameters(catalog.link("NVLink 2")))
     >>> round(float(c.ratio[-1]), 2), c.regime[-1]
     (1.03, 'bandwidth-bound')
     """

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .._deprecation import renamed_attribute
 from ..collectives.system import CollectiveSystem
 from .comparison import ModelComparison, compare_with_model
-from .fit import CalibratedLink, CollectiveFit, _compare_bus_bandwidth, fit_collective
+from .fit import CalibratedLink, CollectiveFit, compare_bus_bandwidth_as_catalog, fit_collective
 from .logs import SHIPPED_LOGS, shipped_log, shipped_system, shipped_text
 from .nccl_tests import NcclTestsRun, parse_nccl_tests
 
@@ -179,7 +179,7 @@ def calibrate_nccl_tests(source, *, collective=None, n_ranks=None, system=None, 
                       "give the machine (system= or gpu=, network=, ...) to compare with the collective model",
                       DeprecationWarning, stacklevel=2)
         label, kwargs = _reference_parameters(run, reference)
-        comparison = _compare_bus_bandwidth(run, fit=fit, placement=placement, prediction_label=label, **kwargs)
+        comparison = compare_bus_bandwidth_as_catalog(run, fit=fit, placement=placement, prediction_label=label, **kwargs)
         return Calibration(run=run, fit=fit, link=link, comparison=comparison, reference=reference)
     if system is None and gpu is None:
         raise ValueError("say what machine the log ran on, to compare it with the collective model: "

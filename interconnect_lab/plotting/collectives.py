@@ -482,7 +482,7 @@ def nccl_choice_plot(choice_map, nodes, *, axes=None):
     map_ax.add_patch(Rectangle((sizes[0], nodes / _ROW_HALF_HEIGHT), sizes[-1] - sizes[0],
                                nodes * _ROW_HALF_HEIGHT - nodes / _ROW_HALF_HEIGHT, fill=False,
                                edgecolor=PALETTE["black"], linewidth=2.0, zorder=5, gid="row"))
-    _size_axis(map_ax)
+    size_axis(map_ax)
     map_ax.set_xlim(sizes[0], sizes[-1])
     map_ax.set_yscale("log", base=2)
     map_ax.set_ylim(choice_map.nodes[0] / 1.5, choice_map.nodes[-1] * 1.5)
@@ -501,7 +501,7 @@ def nccl_choice_plot(choice_map, nodes, *, axes=None):
     # panel's readout names them (rotated labels would crowd the curve).
     for k in range(MAX_CROSSOVERS):
         busbw_ax.axvline(1.0, color=PALETTE["grey"], linestyle=":", linewidth=1.2, gid=f"crossover:{k}")
-    _size_axis(busbw_ax)
+    size_axis(busbw_ax)
     busbw_ax.set_xlim(sizes[0], sizes[-1])
     busbw_ax.set_yscale("log")
     busbw_ax.set_ylim(*_bus_bandwidth_limits(choice_map))
@@ -654,7 +654,7 @@ def candidates_plot(result, *, relative=False, ax=None, title=None):
         ax.axvline(sizes[j], color=PALETTE["grey"], linestyle=":", linewidth=1.2)
         ax.text(sizes[j], 0.98 if relative else 0.02, f"→ {choice_label(algorithms[j], protocols[j])}",
                 transform=label_at, rotation=90, ha="right", va="top" if relative else "bottom", fontsize=8)
-    _size_axis(ax)
+    size_axis(ax)
     ax.set_xlim(sizes[0], sizes[-1])
     if relative:
         ax.set_yscale("log")
@@ -775,7 +775,7 @@ def measured_sweep_plot(sizes_bytes, measured_bytes_per_s, model, *, bands=(), a
     _choice_lines(ax, sizes, predicted, model.algorithm, model.protocol)
     ax.plot(sizes, measured, linestyle="none", marker="o", markersize=5, markerfacecolor="white",
             markeredgecolor=PALETTE["black"], markeredgewidth=1.2, zorder=3, label="measured (nccl-tests)")
-    _size_axis(ax)
+    size_axis(ax)
     ax.set_xlim(sizes[0] / 1.5, sizes[-1] * 1.5)
     values = np.concatenate([measured[measured > 0], predicted[predicted > 0]])
     _busbw_log_axis(ax, 10.0 ** math.floor(math.log10(float(values.min()))),
