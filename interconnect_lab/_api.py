@@ -223,7 +223,7 @@ MODULES = {
         ),
     ),
     "interconnect_lab.collectives": (
-        "α-β cost of collectives per link, what NCCL runs on a machine and its time, algbw and busbw",
+        "α-β cost of collectives per link, what NCCL and EP kernels run on a machine and its time, algbw and busbw",
         (
             "COLLECTIVES", "ALGORITHMS", "Algorithm", "algorithms_for", "NVLINK_EFFICIENCY", "NETWORK_EFFICIENCY",
             "EFFICIENCY_SOURCES", "HBM_BYTES_PER_RECEIVED_BYTE", "HBM_TRAFFIC_SOURCE", "ProtocolLatency",
@@ -236,7 +236,9 @@ MODULES = {
             "NCCL_NVLINK_BYTES_PER_S_PER_LINK", "CollectiveSystem", "collective_system", "architecture_of",
             "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
             "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
-            "PointToPoint", "point_to_point",
+            "PointToPoint", "point_to_point", "EXPERT_PARALLEL_KERNELS", "ExpertParallelKernel",
+            "expert_parallel_kernel", "ExpertParallelTraffic", "ExpertParallelExchange", "expert_parallel_exchange",
+            "BANDWIDTH_DEFINITIONS", "BandwidthDefinition", "bandwidth_definition", "reported_bandwidth",
         ),
     ),
     "interconnect_lab.collectives.reproduction": (
@@ -438,8 +440,8 @@ MODULES = {
         "mixture of experts: expert parallelism and its all-to-all traffic",
         (
             "MoEModel", "MOE_MODELS", "moe_model", "expected_ranks_per_token", "AllToAllTraffic",
-            "all_to_all_traffic", "zipf_expert_shares", "RoutingLoad", "routing_load", "CommunicationPath",
-            "COMMUNICATION_PATHS", "communication_path", "AllToAllTime", "expert_parallel_all_to_all",
+            "all_to_all_traffic", "zipf_expert_shares", "RoutingLoad", "routing_load", "NODE_LIMITED_ROUTING",
+            "AllToAllTime", "expert_parallel_system", "expert_parallel_all_to_all",
             "MoELayerStep", "moe_layer_step", "incast_fan_in", "fp8_scale_bytes", "dispatch_and_combine",
             "MAX_EXPERTS", "MAX_TOKENS",
         ),
