@@ -184,6 +184,10 @@ MODULES = {
             "DEEPSEEK_V3_TRAINING",
         ),
     ),
+    "interconnect_lab.published.ep_kernels": (
+        "Expert-parallel dispatch and combine kernels, as their authors benchmarked them.",
+        ("FAMILIES", "EPKernelTable", "EPKernelBenchmark", "EP_KERNEL_TABLES", "EP_KERNEL_BENCHMARKS"),
+    ),
     "interconnect_lab.published.power": (
         "Facility overhead (PUE) and rack power, as published.",
         ("PueEstimate", "PUE_ESTIMATES", "RackPowerFigure", "RACK_POWER_FIGURES"),
@@ -445,6 +449,11 @@ MODULES = {
             "MoELayerStep", "moe_layer_step", "incast_fan_in", "fp8_scale_bytes", "dispatch_and_combine",
             "MAX_EXPERTS", "MAX_TOKENS",
         ),
+    ),
+    "interconnect_lab.moe.reproduction": (
+        "The expert-parallel kernels against published dispatch and combine benchmarks: chapter 11's table.",
+        ("EPReproductionRow", "benchmark_system", "benchmark_traffic", "ep_reproduction_table",
+         "ep_reproduction_summary"),
     ),
     "interconnect_lab.inference": (
         "inference traffic: decode all-reduces, KV-cache transfer, serving",
