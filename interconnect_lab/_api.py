@@ -634,7 +634,8 @@ MODULES = {
         "Figures for mixture of experts (chapter 11): all-to-all time, skewed routing, an MoE layer.",
         (
             "DOMAIN_COLORS", "domain_comparison_plot", "routing_load_plot", "update_routing_load_plot",
-            "moe_layer_plot", "update_moe_layer_plot", "measured_vs_model_plot", "LAYER_PARTS",
+            "moe_layer_plot", "update_moe_layer_plot", "measured_vs_model_plot", "LAYER_PARTS", "KERNEL_COLORS",
+            "ep_reproduction_plot",
         ),
     ),
     "interconnect_lab.plotting.inference": (
