@@ -186,7 +186,8 @@ MODULES = {
     ),
     "interconnect_lab.published.ep_kernels": (
         "Expert-parallel dispatch and combine kernels, as their authors benchmarked them.",
-        ("FAMILIES", "EPKernelTable", "EPKernelBenchmark", "EP_KERNEL_TABLES", "EP_KERNEL_BENCHMARKS"),
+        ("FAMILIES", "EPKernelTable", "EPKernelBenchmark", "EP_KERNEL_TABLES", "EP_KERNEL_BENCHMARKS",
+         "MessageRateMeasurement", "EFA_MESSAGE_RATE"),
     ),
     "interconnect_lab.published.power": (
         "Facility overhead (PUE) and rack power, as published.",

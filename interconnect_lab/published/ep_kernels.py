@@ -21,7 +21,9 @@ per operation; from sweeps over SM counts, every count) and were compared only
 after the model was committed.
 
 Numbers are copied as printed: GB/s are 10^9 B/s as the test scripts compute
-them; latencies are in µs.
+them; latencies are in µs. :data:`EFA_MESSAGE_RATE` is a microbenchmark of the
+mechanism the host-proxied rows miss (small RDMA writes on AWS EFA); the model
+does not use it, chapter 11 cites it to explain those rows.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from dataclasses import dataclass
 from ..sources import Source
 from .moe import DEEPEP_LOW_LATENCY, DEEPEP_NORMAL, DEEPEP_V1
 
-__all__ = ["FAMILIES", "EPKernelTable", "EPKernelBenchmark", "EP_KERNEL_TABLES", "EP_KERNEL_BENCHMARKS"]
+__all__ = ["FAMILIES", "EPKernelTable", "EPKernelBenchmark", "EP_KERNEL_TABLES", "EP_KERNEL_BENCHMARKS",
+           "MessageRateMeasurement", "EFA_MESSAGE_RATE"]
 
 #: The two families of tables.
 FAMILIES = ("development", "validation")
@@ -397,3 +400,55 @@ EP_KERNEL_TABLES: tuple[EPKernelTable, ...] = (
 
 #: Every printed cell, development first, then validation.
 EP_KERNEL_BENCHMARKS: tuple[EPKernelBenchmark, ...] = _DEVELOPMENT + _VALIDATION
+
+
+# A microbenchmark of the mechanism: EFA with small messages --------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class MessageRateMeasurement:
+    """An all-to-all of fixed-size RDMA writes on one network, per message size, as published.
+
+    Attributes
+    ----------
+    label : str
+    network : str
+        As the source describes it.
+    pattern : str
+        Which peers each GPU writes to.
+    message_bytes : tuple of float
+        Size of one write [B].
+    bandwidth_gb_per_s : tuple of float
+        What one GPU reached, as printed [GB/s].
+    source : Source
+    """
+
+    label: str
+    network: str
+    pattern: str
+    message_bytes: tuple[float, ...]
+    bandwidth_gb_per_s: tuple[float, ...]
+    source: Source
+
+
+_UCCL_EFA_BENCH = Source(
+    title="UCCL project, RDMA all-to-all throughput on EFA (ep/bench/alltoall/efa_alltoall_results.md)", year=2026,
+    url=("https://github.com/uccl-project/uccl/blob/f3a0911d65a357be5f1d6e1d5a7a752bf256c6e8/ep/bench/alltoall/"
+         "efa_alltoall_results.md"),
+    locator="On two p5",
+    note="two p5 nodes, same total messages and in-flight limit per GPU; 'Message size of 8KB would roughly "
+         "represent DeepEP/UCCL-EP low-latency performance'")
+
+_KB = 1024.0
+_SIZES = tuple(k * _KB for k in (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096))
+
+#: UCCL's microbenchmark of RDMA writes on AWS EFA: per-GPU bandwidth against the size of one write.
+EFA_MESSAGE_RATE: tuple[MessageRateMeasurement, ...] = (
+    MessageRateMeasurement(
+        label="efa_p5_cross_rail", network="AWS EFA (p5)", pattern="cross-rail: any GPU of the other node",
+        message_bytes=_SIZES, bandwidth_gb_per_s=(6.1, 8.6, 14.1, 15.6, 15.7, 15.3, 17.9, 19.0, 19.9, 20.1),
+        source=_UCCL_EFA_BENCH),
+    MessageRateMeasurement(
+        label="efa_p5_rail_aligned", network="AWS EFA (p5)", pattern="rail-aligned: the same-index GPU only",
+        message_bytes=_SIZES, bandwidth_gb_per_s=(13.8, 21.1, 35.6, 36.9, 41.6, 41.9, 43.2, 43.5, 43.4, 43.7),
+        source=_UCCL_EFA_BENCH),
+)
