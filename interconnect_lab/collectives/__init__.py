@@ -144,6 +144,13 @@ NVLS_EFFICIENCY = defaults.NVLS_EFFICIENCY
 #: Latency of one NVLS all-reduce beyond the base latency, ``Simple`` protocol [s].
 NVLS_LATENCY_S = defaults.NVLS_LATENCY_S
 
+#: The kinds of expert-parallel kernel, by name: ``"nccl"``, ``"normal"``, ``"low_latency"``,
+#: ``"host_proxied"``, ``"nvlink_one_sided"`` (:func:`expert_parallel_exchange` prices each).
+EXPERT_PARALLEL_KERNELS = EXPERT_PARALLEL_KERNELS
+
+#: How each implementation's test counts the bandwidth it prints, by name (:func:`reported_bandwidth`).
+BANDWIDTH_DEFINITIONS = BANDWIDTH_DEFINITIONS
+
 #: Every algorithm, by name: the table that lists them and dispatches to their costs.
 ALGORITHMS = algorithms.ALGORITHMS
 

@@ -3,7 +3,7 @@
 An MoE layer's dispatch (and its combine) is an all-to-all whose sizes depend on
 the router. The kernels that run it differ in *what* they send and *who posts
 it*, and that, not a constant, sets their time. Each kind is one row of
-:data:`EXPERT_PARALLEL_KERNELS`, chosen by name:
+:data:`~interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS`, chosen by name:
 
 - ``"nccl"``: NCCL's all-to-all (:func:`~interconnect_lab.collectives.point_to_point`):
   one copy of a token per destination GPU, NVLink inside the domain, each GPU's
@@ -39,12 +39,12 @@ it*, and that, not a constant, sets their time. Each kind is one row of
 
 :math:`\\eta` is the share of a port's line rate a stream reaches and
 :math:`B_\\text{NVLink}` one GPU's NVLink as NCCL counts it, both from the
-collective model (:data:`~interconnect_lab.collectives.point_to_point.NETWORK_EFFICIENCY`,
+collective model (the point-to-point model's ``NETWORK_EFFICIENCY``,
 :class:`CollectiveSystem`). Nothing here is fitted to a benchmark.
 
 Authors print different bandwidths for the same time: :func:`reported_bandwidth`
 converts the model's time into the figure each test script prints
-(:data:`BANDWIDTH_DEFINITIONS`). DeepEP's "RDMA" bandwidth counts every
+(:data:`~interconnect_lab.collectives.BANDWIDTH_DEFINITIONS`). DeepEP's "RDMA" bandwidth counts every
 (token, destination domain) pair *including the sender's own domain*, whose
 bytes never touch the NIC, so on two domains it reads about twice what crossed
 the wire.
@@ -164,13 +164,13 @@ class ExpertParallelKernel:
     Parameters
     ----------
     name : str
-        Key in :data:`EXPERT_PARALLEL_KERNELS`.
+        Key in :data:`~interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS`.
     description : str
         One line for tables.
     routing : str
-        One of :data:`ROUTINGS`.
+        One of ``ROUTINGS``.
     initiation : str
-        One of :data:`INITIATIONS`.
+        One of ``INITIATIONS``.
     dispatch_header_bytes : float
         Bytes each dispatch message carries besides the token [B] (DeepEP's low-latency
         kernels: 16); the combine carries none.
@@ -254,7 +254,7 @@ def expert_parallel_kernel(name) -> ExpertParallelKernel:
     Parameters
     ----------
     name : str or ExpertParallelKernel
-        A key of :data:`EXPERT_PARALLEL_KERNELS`, or a kernel (a what-if, e.g. with more proxy threads).
+        A key of :data:`~interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS`, or a kernel (a what-if, e.g. with more proxy threads).
 
     Returns
     -------
@@ -280,7 +280,7 @@ class ExpertParallelTraffic:
     """What one GPU routes in one dispatch (or receives back in one combine), counted per token.
 
     The routing model (:func:`interconnect_lab.moe.all_to_all_traffic`) supplies the
-    counts; every kernel of :data:`EXPERT_PARALLEL_KERNELS` prices the same counts.
+    counts; every kernel of :data:`~interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS` prices the same counts.
 
     Parameters
     ----------
@@ -299,7 +299,7 @@ class ExpertParallelTraffic:
     remote_domains_per_token : float
         The same without the token's own domain [-], in [domains_per_token - 1, domains_per_token].
     operation : str
-        ``"dispatch"`` or ``"combine"`` (:data:`OPERATIONS`): only a dispatch message carries a header.
+        ``"dispatch"`` or ``"combine"`` (``OPERATIONS``): only a dispatch message carries a header.
     imbalance_factor : float
         Load of the busiest GPU over the mean iota [-], >= 1.
     """
@@ -438,14 +438,14 @@ def expert_parallel_exchange(kernel, traffic, system, *, proxy_threads=None) -> 
     The ``"nccl"`` kernel is the collective model's all-to-all
     (:func:`~interconnect_lab.collectives.point_to_point` of ``T D b`` bytes
     per GPU) after a count exchange (an all-to-all of
-    :data:`COUNT_BYTES_PER_PEER` per peer); the others follow the formulas of
+    ``COUNT_BYTES_PER_PEER`` per peer); the others follow the formulas of
     this module: the network, NVLink and (host proxies) posting terms run at
     once and the longest sets the pace.
 
     Parameters
     ----------
     kernel : str or ExpertParallelKernel
-        A key of :data:`EXPERT_PARALLEL_KERNELS`.
+        A key of :data:`~interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS`.
     traffic : ExpertParallelTraffic
         What the GPU routes.
     system : CollectiveSystem
@@ -532,7 +532,7 @@ class BandwidthDefinition:
     Parameters
     ----------
     name : str
-        Key in :data:`BANDWIDTH_DEFINITIONS`.
+        Key in :data:`~interconnect_lab.collectives.BANDWIDTH_DEFINITIONS`.
     counted : str
         What it counts per token: ``"domains"`` ((token, destination domain) pairs, the
         sender's own domain included), ``"ranks"`` (tokens each GPU receives, its own
@@ -617,7 +617,7 @@ def bandwidth_definition(name) -> BandwidthDefinition:
     Parameters
     ----------
     name : str
-        A key of :data:`BANDWIDTH_DEFINITIONS`.
+        A key of :data:`~interconnect_lab.collectives.BANDWIDTH_DEFINITIONS`.
 
     Returns
     -------
@@ -643,7 +643,7 @@ def reported_bandwidth(exchange, definition) -> float:
     exchange : ExpertParallelExchange
         From :func:`expert_parallel_exchange`.
     definition : str or BandwidthDefinition
-        A key of :data:`BANDWIDTH_DEFINITIONS`.
+        A key of :data:`~interconnect_lab.collectives.BANDWIDTH_DEFINITIONS`.
 
     Returns
     -------

@@ -18,7 +18,7 @@ as an expert-parallel kernel runs them on the group's NVLink domains and ports
 with one network copy per destination domain and an NVLink forward, low-latency
 kernels posting one RDMA write per token from the GPU or from CPU proxies), and
 puts compute and communication together into the time of one MoE layer
-(:func:`moe_layer_step`). :func:`ep_reproduction_table` checks the kernels
+(:func:`moe_layer_step`). :func:`~interconnect_lab.moe.reproduction.ep_reproduction_table` checks the kernels
 against published EP benchmarks.
 
 The model's assumptions, stated once: destinations are uniformly random unless
@@ -49,6 +49,10 @@ from .traffic import (
     NODE_LIMITED_ROUTING, AllToAllTime, AllToAllTraffic, all_to_all_traffic, dispatch_and_combine,
     expert_parallel_all_to_all, expert_parallel_system, fp8_scale_bytes,
 )
+
+#: Node-limited routing as DeepSeek-V3 does it: a token's nodes are chosen by their experts' best scores,
+#: so every chosen node holds one of its experts (the source of :func:`all_to_all_traffic`'s rule).
+NODE_LIMITED_ROUTING = NODE_LIMITED_ROUTING
 
 __all__ = [
     "MoEModel", "MOE_MODELS", "moe_model",

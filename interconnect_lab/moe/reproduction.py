@@ -138,7 +138,7 @@ def ep_reproduction_table(benchmarks=None):
     Parameters
     ----------
     benchmarks : sequence of EPKernelBenchmark, optional
-        The cells; :data:`interconnect_lab.published.ep_kernels.EP_KERNEL_BENCHMARKS` by default.
+        The cells; ``interconnect_lab.published.ep_kernels.EP_KERNEL_BENCHMARKS`` by default.
 
     Returns
     -------
@@ -166,7 +166,7 @@ def ep_reproduction_table(benchmarks=None):
 
 
 def ep_reproduction_summary(rows):
-    """Rows, median and largest |error| per family, overall and per implementation.
+    """Rows, median and largest absolute error per family, overall and per implementation.
 
     Parameters
     ----------
@@ -176,7 +176,7 @@ def ep_reproduction_summary(rows):
     Returns
     -------
     dict
-        ``{(family or "all", implementation or "all"): (rows, median |error|, largest |error|)}``.
+        ``{(family or "all", implementation or "all"): (rows, median abs(error), largest abs(error))}``.
     """
     keys = {("all", "all")}
     for row in rows:

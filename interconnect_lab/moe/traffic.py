@@ -392,7 +392,7 @@ def expert_parallel_system(ep_degree, domain_size=8, *, gpu="H100 SXM", scale_up
     nics_per_gpu : int
         Ports per GPU, in [1, 16] [-] (AWS p5en: two 200 Gb/s EFA per H200).
     cpu : str
-        Host CPU vendor (:data:`interconnect_lab.collectives.CPU_VENDORS`): the cost of posting a message.
+        Host CPU vendor (``"intel"``, ``"amd"`` or ``"arm"``): the cost of posting a message.
 
     Returns
     -------
