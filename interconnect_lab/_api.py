@@ -194,6 +194,11 @@ MODULES = {
             "DEEPSEEK_V3_TRAINING",
         ),
     ),
+    "interconnect_lab.published.ep_kernels": (
+        "Expert-parallel dispatch and combine kernels, as their authors benchmarked them.",
+        ("FAMILIES", "EPKernelTable", "EPKernelBenchmark", "EP_KERNEL_TABLES", "EP_KERNEL_BENCHMARKS",
+         "MessageRateMeasurement", "EFA_MESSAGE_RATE"),
+    ),
     "interconnect_lab.published.power": (
         "Facility overhead (PUE) and rack power, as published.",
         ("PueEstimate", "PUE_ESTIMATES", "RackPowerFigure", "RACK_POWER_FIGURES"),
@@ -235,7 +240,7 @@ MODULES = {
         ),
     ),
     "interconnect_lab.collectives": (
-        "α-β cost of collectives per link, what NCCL runs on a machine and its time, algbw and busbw",
+        "α-β cost of collectives per link, what NCCL and EP kernels run on a machine and its time, algbw and busbw",
         (
             "COLLECTIVES", "ALGORITHMS", "Algorithm", "algorithms_for", "NVLINK_EFFICIENCY",
             "NETWORK_EFFICIENCY",
@@ -251,6 +256,9 @@ MODULES = {
             "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
             "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
             "PointToPoint", "point_to_point", "ChoiceMap", "Crossover", "nccl_choice_map",
+            "EXPERT_PARALLEL_KERNELS", "ExpertParallelKernel",
+            "expert_parallel_kernel", "ExpertParallelTraffic", "ExpertParallelExchange", "expert_parallel_exchange",
+            "BANDWIDTH_DEFINITIONS", "BandwidthDefinition", "bandwidth_definition", "reported_bandwidth",
         ),
     ),
     "interconnect_lab.collectives.reproduction": (
@@ -489,11 +497,16 @@ MODULES = {
         "mixture of experts: expert parallelism and its all-to-all traffic",
         (
             "MoEModel", "MOE_MODELS", "moe_model", "expected_ranks_per_token", "AllToAllTraffic",
-            "all_to_all_traffic", "zipf_expert_shares", "RoutingLoad", "routing_load", "CommunicationPath",
-            "COMMUNICATION_PATHS", "communication_path", "AllToAllTime", "expert_parallel_all_to_all",
+            "all_to_all_traffic", "zipf_expert_shares", "RoutingLoad", "routing_load", "NODE_LIMITED_ROUTING",
+            "AllToAllTime", "expert_parallel_system", "expert_parallel_all_to_all",
             "MoELayerStep", "moe_layer_step", "incast_fan_in", "fp8_scale_bytes", "dispatch_and_combine",
             "MAX_EXPERTS", "MAX_TOKENS",
         ),
+    ),
+    "interconnect_lab.moe.reproduction": (
+        "The expert-parallel kernels against published dispatch and combine benchmarks: chapter 11's table.",
+        ("EPReproductionRow", "benchmark_system", "benchmark_traffic", "ep_reproduction_table",
+         "ep_reproduction_summary"),
     ),
     "interconnect_lab.inference": (
         "inference traffic: decode all-reduces, KV-cache transfer, serving",
@@ -683,7 +696,8 @@ MODULES = {
         "Figures for mixture of experts (chapter 11): all-to-all time, skewed routing, an MoE layer.",
         (
             "DOMAIN_COLORS", "domain_comparison_plot", "routing_load_plot", "update_routing_load_plot",
-            "moe_layer_plot", "update_moe_layer_plot", "measured_vs_model_plot", "LAYER_PARTS",
+            "moe_layer_plot", "update_moe_layer_plot", "measured_vs_model_plot", "LAYER_PARTS", "KERNEL_COLORS",
+            "ep_reproduction_plot",
         ),
     ),
     "interconnect_lab.plotting.inference": (

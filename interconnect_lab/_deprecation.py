@@ -89,6 +89,44 @@ REPLACED_NAMES = {
 }
 
 
+_MOE_LEGACY = {
+    "COMMUNICATION_PATHS": ("interconnect_lab.moe._legacy",
+                            "interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS (choose a kernel by name)"),
+    "communication_path": ("interconnect_lab.moe._legacy", "interconnect_lab.collectives.expert_parallel_kernel"),
+    "CommunicationPath": ("interconnect_lab.moe._legacy", "interconnect_lab.collectives.ExpertParallelKernel"),
+}
+
+#: Public names retired without a same-meaning successor, by module: old name -> (the private module
+#: that still holds it, what to use instead). The old name still answers, with a warning, for one release.
+DEPRECATED_NAMES = {
+    "interconnect_lab.moe": _MOE_LEGACY,
+    "interconnect_lab.moe.traffic": _MOE_LEGACY,
+}
+
+
+def deprecated_attribute(module: str, name: str):
+    """The retired ``name`` of ``module``, with a warning; a renamed one (:func:`renamed_attribute`) otherwise.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     paths = deprecated_attribute("interconnect_lab.moe", "COMMUNICATION_PATHS")
+    >>> sorted(paths)
+    ['GPU-initiated (IBGDA)', 'host-initiated (NCCL)']
+    >>> print(caught[0].message)
+    interconnect_lab.moe.COMMUNICATION_PATHS is deprecated and will be removed in the next release: use interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS (choose a kernel by name) instead
+    """
+    retired = DEPRECATED_NAMES.get(module, {}).get(name)
+    if retired is None:
+        return renamed_attribute(module, name)
+    holder, advice = retired
+    warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release: use {advice} instead",
+                  DeprecationWarning, stacklevel=3)
+    return getattr(importlib.import_module(holder), name)
+
+
 def renamed_attribute(module: str, name: str):
     """``module``'s new name for the old ``name``, with a warning; AttributeError if ``name`` was not renamed.
 

@@ -160,3 +160,59 @@ def test_the_training_functions_take_plain_cluster_and_software_parameters():
                      training.parallel_sweep, training.megascale_ablation, training.scale_out_variants):
         parameters = inspect.signature(function).parameters
         assert "cluster" in parameters and "cluster_" not in parameters and "software_" not in parameters, function
+
+
+def retired():
+    from interconnect_lab._deprecation import DEPRECATED_NAMES
+
+    return [(module, old) for module, names in sorted(DEPRECATED_NAMES.items()) for old in names]
+
+
+@pytest.mark.parametrize(("module", "old"), retired())
+def test_a_retired_name_warns_and_still_answers(module, old):
+    namespace = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=rf"{re.escape(module)}\.{old} is deprecated"):
+        value = getattr(namespace, old)
+    assert value is not None and old not in getattr(namespace, "__all__", ())
+
+
+def test_the_old_communication_paths_map_to_the_kernels_that_replace_them():
+    from interconnect_lab import moe
+
+    with pytest.warns(DeprecationWarning):
+        paths = moe.COMMUNICATION_PATHS
+    assert {name: path.kernel for name, path in paths.items()} == {
+        "host-initiated (NCCL)": "nccl", "GPU-initiated (IBGDA)": "low_latency"}
+
+
+def test_the_old_moe_keywords_warn_and_choose_the_kernel_they_meant():
+    from interconnect_lab import moe
+
+    new = moe.dispatch_and_combine(128, 7168, 8, 64, experts=256, kernel="low_latency")
+    with pytest.warns(DeprecationWarning, match=r"dispatch_and_combine\(path=\.\.\.\) is deprecated.*kernel="):
+        old = moe.dispatch_and_combine(128, 7168, 8, 64, experts=256, path="GPU-initiated (IBGDA)")
+    assert old[0].time_s == new[0].time_s
+    with pytest.warns(DeprecationWarning, match=r"moe_layer_step\(hierarchical=\.\.\.\)"):
+        flat = moe.moe_layer_step("DeepSeek-V3", 4096, 64, hierarchical=False)
+    assert flat.dispatch.kernel == "nccl"
+    with pytest.warns(DeprecationWarning, match="network_bandwidth_bytes_per_s"):
+        slow = moe.dispatch_and_combine(4096, 7168, 8, 64, experts=256, network_bandwidth_bytes_per_s=25e9)
+    assert slow[0].time_s > moe.dispatch_and_combine(4096, 7168, 8, 64, experts=256)[0].time_s
+    with pytest.raises(TypeError, match="both 'kernel' and the deprecated 'path'"):
+        moe.dispatch_and_combine(128, 7168, 8, 64, kernel="nccl", path="GPU-initiated (IBGDA)")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'network_bandwidth_bytes_per_s'"):
+        moe.moe_layer_step("DeepSeek-V3", 4096, 64, network_bandwidth_bytes_per_s=25e9)
+
+
+def test_nothing_in_the_repository_uses_a_retired_name_or_keyword():
+    patterns = [re.compile(r"\bmoe\." + old + r"\b") for _, old in retired()]
+    patterns += [re.compile(re.escape(path)) for path in ('"host-initiated (NCCL)"', '"GPU-initiated (IBGDA)"')]
+    found = []
+    for folder in ("interconnect_lab", "tests", "tools", "benchmarks", "book"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in (".py", ".ipynb", ".md") or "_build" in path.parts \
+                    or path.name in ("test_deprecations.py", "_deprecation.py", "_legacy.py"):
+                continue
+            text = path.read_text(encoding="utf-8")
+            found += [f"{path.relative_to(ROOT)}: {pattern.pattern}" for pattern in patterns if pattern.search(text)]
+    assert not found, found

@@ -13,9 +13,13 @@ Two layers, the second built on the first:
    :math:`B` = NCCL's bus bandwidth, :math:`\alpha` = its hop latency and
    :math:`t_0` = its base latency); NCCL runs the cheapest. All-to-all and
    send/recv are point-to-point pairs bounded by each GPU's port
-   (:func:`point_to_point`). Every other module prices its collectives here.
+   (:func:`point_to_point`). An MoE layer's dispatch and combine are the same
+   all-to-all as expert-parallel kernels run it (:func:`expert_parallel_exchange`:
+   NCCL's pairs, DeepEP's normal kernels forwarding over NVLink, low-latency
+   kernels posting one RDMA write per token from the GPU or from CPU proxies).
    :func:`nccl_choice_map` maps what NCCL runs over message sizes and node
-   counts, with the sizes where its choice changes.
+   counts, with the sizes where its choice changes. Every other module prices its
+   collectives here.
 
 Every rank holds a buffer; a *collective* combines them (all-reduce, all-gather,
 reduce-scatter, broadcast, reduce, all-to-all, send/recv). An *algorithm* is the
@@ -91,6 +95,11 @@ from .nccl import (  # noqa: F401
 )
 from .point_to_point import POINT_TO_POINT_COLLECTIVES, PointToPoint, point_to_point  # noqa: F401
 from .choice_map import ChoiceMap, Crossover, nccl_choice_map  # noqa: F401
+from .expert_parallel import (  # noqa: F401
+    BANDWIDTH_DEFINITIONS, EXPERT_PARALLEL_KERNELS, BandwidthDefinition, ExpertParallelExchange,
+    ExpertParallelKernel, ExpertParallelTraffic, bandwidth_definition, expert_parallel_exchange,
+    expert_parallel_kernel, reported_bandwidth,
+)
 from .times import (  # noqa: F401
     collective_time, all_reduce_time, all_gather_time, reduce_scatter_time, broadcast_time,
     reduce_time, all_to_all_time, send_recv_time, crossover_size, half_bandwidth_size,
@@ -138,6 +147,13 @@ NVLS_EFFICIENCY = defaults.NVLS_EFFICIENCY
 #: Latency of one NVLS all-reduce beyond the base latency, ``Simple`` protocol [s].
 NVLS_LATENCY_S = defaults.NVLS_LATENCY_S
 
+#: The kinds of expert-parallel kernel, by name: ``"nccl"``, ``"normal"``, ``"low_latency"``,
+#: ``"host_proxied"``, ``"nvlink_one_sided"`` (:func:`expert_parallel_exchange` prices each).
+EXPERT_PARALLEL_KERNELS = EXPERT_PARALLEL_KERNELS
+
+#: How each implementation's test counts the bandwidth it prints, by name (:func:`reported_bandwidth`).
+BANDWIDTH_DEFINITIONS = BANDWIDTH_DEFINITIONS
+
 #: Every algorithm, by name: the table that lists them and dispatches to their costs.
 ALGORITHMS = algorithms.ALGORITHMS
 
@@ -165,6 +181,10 @@ __all__ = [
     "architecture_of", "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
     "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
     "PointToPoint", "point_to_point", "ChoiceMap", "Crossover", "nccl_choice_map",
+    # expert-parallel dispatch and combine
+    "EXPERT_PARALLEL_KERNELS", "ExpertParallelKernel", "expert_parallel_kernel", "ExpertParallelTraffic",
+    "ExpertParallelExchange", "expert_parallel_exchange", "BANDWIDTH_DEFINITIONS", "BandwidthDefinition",
+    "bandwidth_definition", "reported_bandwidth",
 ]
 
 

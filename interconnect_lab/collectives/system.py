@@ -56,7 +56,7 @@ NCCL_NVLINK_BYTES_PER_S_PER_LINK = MappingProxyType({
 #: NVIDIA's compute capability of each catalog GPU, and the NCCL class it falls in.
 _COMPUTE_CAPABILITY = MappingProxyType({
     "V100": "volta", "A100 SXM": "ampere", "A100 SXM 40GB": "ampere", "H100 SXM": "hopper",
-    "H200 SXM": "hopper", "B200": "blackwell", "GB200": "blackwell", "B300": "blackwell",
+    "H200 SXM": "hopper", "H800 SXM": "hopper", "B200": "blackwell", "GB200": "blackwell", "B300": "blackwell",
     "GB300": "blackwell", "Rubin": "blackwell",
 })
 
@@ -69,7 +69,23 @@ CUDA_GPUS = Source(
 #: the commit read has no class after Blackwell: it prices compute capability 10.0 and later, Rubin
 #: (NVLink 6) included, with its Blackwell tables and per-link rate (``topo.h``: ``>= 100``).
 _BY_NVLINK = MappingProxyType({"NVLink 2": "volta", "NVLink 3": "ampere", "NVLink 4": "hopper",
-                               "NVLink 5": "blackwell", "NVLink 6": "blackwell"})
+                               "NVLink 4 (H800)": "hopper", "NVLink 5": "blackwell", "NVLink 6": "blackwell"})
+
+
+def _link(name):
+    """The catalog link or export variant (``"NVLink 4 (H800)"``) called ``name``."""
+    from .. import catalog
+    from ..catalog.variants import VARIANT_LINKS
+
+    return VARIANT_LINKS[name] if name in VARIANT_LINKS else catalog.link(name)
+
+
+def _gpu(name):
+    """The catalog GPU or export variant (``"H800 SXM"``) called ``name``."""
+    from .. import catalog
+    from ..catalog.variants import VARIANT_GPUS
+
+    return VARIANT_GPUS[name] if name in VARIANT_GPUS else catalog.gpu(name)
 
 
 def nvlink_bytes_per_s(link) -> float:
@@ -82,7 +98,8 @@ def nvlink_bytes_per_s(link) -> float:
     Parameters
     ----------
     link : str or interconnect_lab.catalog.Link
-        An NVLink generation of the catalog (``"NVLink 3"`` to ``"NVLink 5"``).
+        An NVLink generation of the catalog (``"NVLink 3"`` to ``"NVLink 6"``) or an export
+        variant of one (``"NVLink 4 (H800)"``, :mod:`interconnect_lab.catalog.variants`).
 
     Examples
     --------
@@ -94,9 +111,7 @@ def nvlink_bytes_per_s(link) -> float:
     >>> round(nvlink_bytes_per_s("NVLink 6") / 1e9, 1)
     1443.6
     """
-    from .. import catalog
-
-    entry = catalog.link(link) if isinstance(link, str) else link
+    entry = _link(link) if isinstance(link, str) else link
     if entry.name not in _BY_NVLINK:
         raise ValueError(f"link {entry.name!r} is not an NVLink generation NCCL knows: "
                          f"{', '.join(map(repr, _BY_NVLINK))}")
@@ -109,7 +124,7 @@ def architecture_of(gpu) -> str:
     Parameters
     ----------
     gpu : str or interconnect_lab.catalog.GPU
-        An NVIDIA GPU of the catalog.
+        An NVIDIA GPU of the catalog, or an export variant (``"H800 SXM"``).
 
     Returns
     -------
@@ -123,7 +138,7 @@ def architecture_of(gpu) -> str:
     """
     from .. import catalog
 
-    spec = gpu if isinstance(gpu, catalog.GPU) else catalog.gpu(gpu)
+    spec = gpu if isinstance(gpu, catalog.GPU) else _gpu(gpu)
     if spec.name in _COMPUTE_CAPABILITY:
         return _COMPUTE_CAPABILITY[spec.name]
     if spec.scale_up_link in _BY_NVLINK:
@@ -218,7 +233,8 @@ def collective_system(gpu="H100 SXM", *, nodes=1, gpus_per_node=8, network="Infi
     Parameters
     ----------
     gpu : str
-        Catalog GPU name; its NVLink generation and NCCL class give the NVLink bandwidth.
+        Catalog GPU name (or export variant, ``"H800 SXM"``); its NVLink generation and NCCL
+        class give the NVLink bandwidth.
     nodes : int
         NVLink domains, >= 1.
     gpus_per_node : int
@@ -242,11 +258,11 @@ def collective_system(gpu="H100 SXM", *, nodes=1, gpus_per_node=8, network="Infi
     """
     from .. import catalog
 
-    spec = catalog.gpu(gpu) if isinstance(gpu, str) else gpu
+    spec = _gpu(gpu) if isinstance(gpu, str) else gpu
     if not isinstance(spec, catalog.GPU):
         raise TypeError(f"gpu must be a catalog GPU's name or a catalog.GPU, got {gpu!r}")
     architecture = architecture_of(spec)
-    link = catalog.link(spec.scale_up_link) if spec.scale_up_link else None
+    link = _link(spec.scale_up_link) if spec.scale_up_link else None
     links = link.links_per_gpu if link is not None and link.family == "NVLink" else 0
     port = catalog.link(network)
     if port.family not in ("InfiniBand", "Ethernet"):

@@ -12,6 +12,7 @@ from ..catalog.variants import VARIANT_GPUS
 from ..utilization import StepTime, step_time
 from .models import MOE_MODELS, MoEModel
 from .routing import MAX_TOKENS
+from ._legacy import legacy_kernel
 from .traffic import AllToAllTime, check_imbalance, dispatch_and_combine
 
 __all__ = ["MoELayerStep", "moe_layer_step"]
@@ -77,9 +78,9 @@ class MoELayerStep:
 
 def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_size=8,
                    scale_up_link=None, network_link="InfiniBand NDR", imbalance_factor=1.0,
-                   dispatch_bytes_per_element=1.0, combine_bytes_per_element=2.0, hierarchical=True,
-                   path="host-initiated (NCCL)", flop_per_s=None, communication_sm_fraction=0.0,
-                   overlap_fraction=0.0, backward=False) -> MoELayerStep:
+                   dispatch_bytes_per_element=1.0, combine_bytes_per_element=2.0, kernel=None,
+                   flop_per_s=None, communication_sm_fraction=0.0, overlap_fraction=0.0, backward=False,
+                   **deprecated) -> MoELayerStep:
     """Time of one MoE layer on one GPU of an expert-parallel group.
 
     Compute runs at ``flop_per_s`` (the GPU's measured matmul rate by
@@ -98,7 +99,9 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
     and :math:`p = 1, q = 1` forward or :math:`p = 3, q = 2` forward and
     backward. :func:`~interconnect_lab.utilization.step_time` then hides
     ``overlap_fraction`` of the communication under compute (DeepSeek's
-    DualPipe overlaps nearly all of it).
+    DualPipe overlaps nearly all of it). The dispatch and combine times come
+    from the collective model's expert-parallel ``kernel``
+    (:func:`~interconnect_lab.moe.dispatch_and_combine`).
 
     Parameters
     ----------
@@ -119,9 +122,9 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
         In [1, n] [-].
     dispatch_bytes_per_element, combine_bytes_per_element : float
         FP8 dispatch (1, plus one 4-byte scale per 128 elements), BF16 combine (2) [B].
-    hierarchical : bool
-    path : str
-        Key of :data:`COMMUNICATION_PATHS`.
+    kernel : str, optional
+        A key of :data:`interconnect_lab.collectives.EXPERT_PARALLEL_KERNELS`; ``"normal"``
+        (DeepEP's hierarchical kernels, as DeepSeek-V3 trains) by default.
     flop_per_s : float, optional
         Compute rate [FLOP/s], in [1, 1e21].
     communication_sm_fraction : float
@@ -142,8 +145,9 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
 
     >>> step = moe_layer_step("DeepSeek-V3", 4096, 64, gpu="H800 SXM", network_link="InfiniBand NDR")
     >>> round(step.compute_to_communication, 2)
-    1.02
+    0.92
     """
+    kernel, _, _ = legacy_kernel("moe_layer_step", kernel, deprecated, accepted=("path", "hierarchical"))
     model = resolve("model", model, MoEModel, MOE_MODELS)
     spec = resolve("gpu", gpu, catalog.GPU, (*catalog.GPUS, *VARIANT_GPUS), lookup=_gpu_or_variant)
     scale_up_link = spec.scale_up_link if scale_up_link is None else scale_up_link
@@ -160,9 +164,9 @@ def moe_layer_step(model, tokens_per_gpu, ep_degree, *, gpu="H100 SXM", domain_s
 
     dispatch, combine = dispatch_and_combine(
         tokens, model.hidden_size, model.top_k, n, experts=model.experts, domain_size=domain_size,
-        hierarchical=hierarchical, max_domains_per_token=model.max_nodes_per_token,
-        dispatch_bytes_per_element=dispatch_bytes_per_element, combine_bytes_per_element=combine_bytes_per_element,
-        scale_up_link=scale_up_link, network_link=network_link, imbalance_factor=iota, path=path)
+        max_domains_per_token=model.max_nodes_per_token, dispatch_bytes_per_element=dispatch_bytes_per_element,
+        combine_bytes_per_element=combine_bytes_per_element, kernel=kernel, gpu=spec, scale_up_link=scale_up_link,
+        network_link=network_link, imbalance_factor=iota)
     local, routed = model.layer_forward_flops_per_token()
     passes, directions = (3, 2) if backward else (1, 1)
     usable = rate * (1 - sms)

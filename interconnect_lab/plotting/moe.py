@@ -15,7 +15,8 @@ from ..moe import MoELayerStep, RoutingLoad
 from .style import COLORS, PALETTE, new_figure, styled
 
 __all__ = ["DOMAIN_COLORS", "domain_comparison_plot", "routing_load_plot", "update_routing_load_plot",
-           "moe_layer_plot", "update_moe_layer_plot", "measured_vs_model_plot", "LAYER_PARTS"]
+           "moe_layer_plot", "update_moe_layer_plot", "measured_vs_model_plot", "LAYER_PARTS", "KERNEL_COLORS",
+           "ep_reproduction_plot"]
 
 #: Colours of the scale-up domains compared in the chapter.
 DOMAIN_COLORS = (PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"], PALETTE["orange"])
@@ -310,6 +311,78 @@ def measured_vs_model_plot(labels, measured, modelled, *, tolerance, unit, scale
     ax.set_xlabel(f"published [{unit}]")
     ax.set_ylabel(f"model [{unit}]")
     ax.legend(loc="upper left", fontsize=8)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10)
+    return ax
+
+
+#: Colours of the kinds of kernel in :func:`ep_reproduction_plot`.
+KERNEL_COLORS = {"normal": PALETTE["blue"], "low_latency": PALETTE["vermillion"],
+                 "host_proxied": PALETTE["orange"], "nvlink_one_sided": PALETTE["green"],
+                 "nccl": PALETTE["purple"]}
+
+
+@styled
+def ep_reproduction_plot(rows, *, ax=None, title=None, limits=(0.8, 60.0)):
+    """The model's speed over each published measurement, one column per published table.
+
+    A point at 1 is exact; above 1 the model is too fast (its time shorter, its
+    bandwidth higher, counted as the authors count it). Dispatch filled, combine
+    open; colour by kind of kernel; the development table shaded.
+
+    Parameters
+    ----------
+    rows : sequence of interconnect_lab.moe.reproduction.EPReproductionRow
+        From :func:`interconnect_lab.moe.reproduction.ep_reproduction_table`.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+    limits : (float, float)
+        The y axis, model speed over measured [-] (log scale).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from ..moe.reproduction import EPReproductionRow
+
+    rows = list(rows)
+    if not rows or not all(isinstance(r, EPReproductionRow) for r in rows):
+        raise TypeError("rows must be a non-empty sequence of EPReproductionRow (from ep_reproduction_table)")
+    if ax is None:
+        _, ax = new_figure(10.0, 4.2)
+    tables = list(dict.fromkeys(r.benchmark.table.label for r in rows))
+    by_table = {label: [r for r in rows if r.benchmark.table.label == label] for label in tables}
+    for index, label in enumerate(tables):
+        members = by_table[label]
+        table = members[0].benchmark.table
+        if table.family == "development":
+            ax.axvspan(index - 0.5, index + 0.5, color=PALETTE["grey"], alpha=0.12, linewidth=0)
+            ax.text(index, limits[0] * 1.04, "development", ha="center", va="bottom", fontsize=7,
+                    color=PALETTE["grey"])
+        offsets = np.linspace(-0.3, 0.3, len(members)) if len(members) > 1 else [0.0]
+        color = KERNEL_COLORS.get(table.kernel, PALETTE["black"])
+        for offset, row in zip(offsets, members):
+            ratio = min(max(1 + row.error, limits[0]), limits[1])
+            filled = row.benchmark.operation == "dispatch"
+            ax.scatter(index + offset, ratio, s=30, zorder=3, marker="o",
+                       color=color if filled else "none", edgecolor=color, linewidth=1.2)
+    ax.axhline(1.0, color=PALETTE["black"], linewidth=1, linestyle="--")
+    ax.set_yscale("log")
+    ax.set_ylim(*limits)
+    ticks = [t for t in (1, 2, 5, 10, 20, 50, 100) if limits[0] <= t <= limits[1]]
+    ax.set_yticks(ticks)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}×"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_xticks(range(len(tables)))
+    ax.set_xticklabels([f"{by_table[t][0].benchmark.table.implementation.split(' (')[0].replace(' kernels', '')}\n"
+                        f"{by_table[t][0].benchmark.table.gpu_as_published.split(' (')[0]}" for t in tables],
+                       fontsize=7.5, rotation=30, ha="right")
+    ax.set_xlim(-0.6, len(tables) - 0.4)
+    ax.set_ylabel("model speed / measured [-]")
+    for kernel in dict.fromkeys(by_table[t][0].benchmark.table.kernel for t in tables):
+        ax.scatter([], [], s=30, color=KERNEL_COLORS.get(kernel, PALETTE["black"]), label=kernel.replace("_", " "))
+    ax.scatter([], [], s=30, color="none", edgecolor=PALETTE["black"], label="combine (open)")
+    ax.legend(loc="upper left", fontsize=8, ncol=3)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax

@@ -19,10 +19,12 @@ __all__ = ["DEEPEP_V1", "DEEPSEEK_V3_REPORT", "AllToAllSetup", "AllToAllMeasurem
 
 DEEPEP_V1 = Source(
     title="DeepSeek-AI, DeepEP V1 (legacy) documentation: Performance", year=2025,
-    url="https://github.com/deepseek-ai/DeepEP/blob/main/docs/legacy.md",
+    url="https://github.com/deepseek-ai/DeepEP/blob/b306af06afd412c88e51e71802951606e40b7358/docs/legacy.md",
     locator="Performance: normal kernels; low-latency kernels",
     note="H800 (~160 GB/s NVLink maximum), each with a CX7 InfiniBand 400 Gb/s RDMA NIC (~50 GB/s maximum); "
-         "bandwidths are bytes over the bottleneck link divided by time")
+         "the numbers first appeared in the README at 3b1045d (2025-04-22) and moved here with V2. How the "
+         "tests count the printed bandwidths: interconnect_lab.collectives.BANDWIDTH_DEFINITIONS (the RDMA "
+         "figure counts every (token, destination node) pair, the sender's own node included)")
 
 DEEPSEEK_V3_REPORT = Source(
     title="DeepSeek-AI, DeepSeek-V3 Technical Report", year=2024, url="https://arxiv.org/abs/2412.19437",
@@ -87,7 +89,8 @@ class AllToAllMeasurement:
     ep_degree : int
         GPUs in the expert-parallel group [-].
     bottleneck : str
-        ``"NVLink"`` or ``"RDMA"``: the link the bandwidth is counted on.
+        ``"NVLink"`` or ``"RDMA"``: the figure printed (DeepEP's test counts both logically:
+        :data:`interconnect_lab.collectives.BANDWIDTH_DEFINITIONS`).
     bandwidth_bytes_per_s : float
         As printed [B/s].
     latency_s : float or None

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fuzzing import Case, choice, flag, fraction, make_tests, mixed, optional, positive
 
-from interconnect_lab import catalog, moe, training
+from interconnect_lab import catalog, collectives, moe, training
 from interconnect_lab.catalog.variants import VARIANT_GPUS
 from interconnect_lab.published.moe import DEEPSEEK_V3_TRAINING
 
@@ -54,7 +54,7 @@ NETWORK_LINKS = tuple(name for name in LINKS if name.startswith(("InfiniBand", "
 
 MOE_MODELS = tuple(moe.MOE_MODELS)
 
-PATHS = tuple(moe.COMMUNICATION_PATHS)
+KERNELS = tuple(collectives.EXPERT_PARALLEL_KERNELS)
 
 power_of_two = mixed(st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128, 256]))
 
@@ -72,7 +72,7 @@ FUZZ_CASES = [
         model=choice(MOE_MODELS), tokens_per_gpu=positive(1.0, 1e17), ep_degree=power_of_two,
         gpu=choice(GPUS + tuple(VARIANT_GPUS)), domain_size=power_of_two, network_link=network_link,
         imbalance_factor=positive(1.0, 300.0), dispatch_bytes_per_element=positive(0.5, 4.0),
-        combine_bytes_per_element=positive(0.5, 4.0), hierarchical=flag(), path=choice(PATHS),
+        combine_bytes_per_element=positive(0.5, 4.0), kernel=optional(choice(KERNELS)),
         flop_per_s=optional(positive(1e-3, 1e23)), communication_sm_fraction=fraction(0.0, 0.9),
         overlap_fraction=fraction(), backward=flag()),
         check=layer_step_consistent, infinite=("compute_to_communication",), examples=0.5),

@@ -65,3 +65,18 @@ def test_measured_vs_model_tells_groups_by_colour_and_kinds_by_marker():
         measured_vs_model_plot(labels, [1.0] * 4, [1.0] * 4, tolerance=0.2, unit="µs", kinds=kinds[:3])
     with pytest.raises(ValueError, match="own label"):
         measured_vs_model_plot(["x", "x"], [1.0, 2.0], [1.0, 2.0], tolerance=0.2, unit="GB/s")
+
+
+def test_ep_reproduction_plot_has_one_column_per_table_and_a_point_per_row():
+    from interconnect_lab.moe.reproduction import ep_reproduction_table
+    from interconnect_lab.published.ep_kernels import EP_KERNEL_TABLES
+    from interconnect_lab.plotting.moe import ep_reproduction_plot
+
+    rows = ep_reproduction_table()
+    ax = ep_reproduction_plot(rows)
+    assert len(ax.get_xticks()) == len(EP_KERNEL_TABLES)
+    points = [c for c in ax.collections if len(c.get_offsets()) == 1]
+    assert len(points) == len(rows)
+    assert "measured" in ax.get_ylabel() and ax.get_yscale() == "log"
+    with pytest.raises(TypeError, match="EPReproductionRow"):
+        ep_reproduction_plot([1.0])
