@@ -13,7 +13,11 @@ Two layers, the second built on the first:
    :math:`B` = NCCL's bus bandwidth, :math:`\alpha` = its hop latency and
    :math:`t_0` = its base latency); NCCL runs the cheapest. All-to-all and
    send/recv are point-to-point pairs bounded by each GPU's port
-   (:func:`point_to_point`). Every other module prices its collectives here.
+   (:func:`point_to_point`). Every other module prices its collectives here;
+3. **what serving engines run** (:func:`serving_all_reduce`): inside one NVLink
+   domain, vLLM's and TensorRT-LLM's one-shot and two-shot kernels, PyTorch's
+   multimem all-reduce and NCCL's symmetric kernels (NCCL 2.27 and later), chosen
+   by size as each engine's code does, with NCCL beyond them.
 
 Every rank holds a buffer; a *collective* combines them (all-reduce, all-gather,
 reduce-scatter, broadcast, reduce, all-to-all, send/recv). An *algorithm* is the
@@ -88,6 +92,10 @@ from .nccl import (  # noqa: F401
     NCCL_COLLECTIVES, AlgorithmCost, Candidate, NcclCollective, algorithm_costs, nccl_collective, nccl_time,
 )
 from .point_to_point import POINT_TO_POINT_COLLECTIVES, PointToPoint, point_to_point  # noqa: F401
+from .serving import (  # noqa: F401
+    SERVING_KERNELS, SERVING_KERNEL_SOURCES, SERVING_ENGINES, SYMMETRIC_KERNELS, ServingAllReduce, ServingEngine,
+    ServingKernel, SymmetricAllReduce, nccl_symmetric_all_reduce, serving_all_reduce, serving_kernel_time,
+)
 from .times import (  # noqa: F401
     collective_time, all_reduce_time, all_gather_time, reduce_scatter_time, broadcast_time,
     reduce_time, all_to_all_time, send_recv_time, crossover_size, half_bandwidth_size,
@@ -162,6 +170,10 @@ __all__ = [
     "architecture_of", "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
     "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
     "PointToPoint", "point_to_point",
+    # what serving engines run
+    "SERVING_KERNELS", "ServingKernel", "serving_kernel_time", "SERVING_KERNEL_SOURCES", "SYMMETRIC_KERNELS",
+    "SymmetricAllReduce", "nccl_symmetric_all_reduce", "SERVING_ENGINES", "ServingEngine", "ServingAllReduce",
+    "serving_all_reduce",
 ]
 
 
