@@ -56,7 +56,8 @@ TOP_LEVEL = {
         "MoEModel", "moe_model", "AllToAllTraffic", "all_to_all_traffic", "routing_load", "AllToAllTime",
         "expert_parallel_all_to_all", "dispatch_and_combine", "MoELayerStep", "moe_layer_step",
     ),
-    "inference": ("tensor_parallel_decode_all_reduce", "kv_transfer", "ServingDeployment", "serving_deployment"),
+    "inference": ("tensor_parallel_decode_all_reduce", "kv_transfer", "ServingDeployment", "serving_deployment",
+                  "wide_ep_decode_step", "disaggregated_ttft"),
     "calibrate": (
         "parse_nccl_tests", "parse_perftest", "parse_nvidia_smi_topo", "fit_collective", "CalibratedLink",
         "calibrated_cluster", "calibrate_nccl_tests",
@@ -162,10 +163,14 @@ MODULES = {
         ),
     ),
     "interconnect_lab.published.inference": (
-        "What serving papers and vendors published about inference traffic.",
+        "What serving papers, engines and vendors published about inference traffic.",
         (
             "DISTSERVE", "SPLITWISE", "TRTLLM_MULTISHOT", "KVTransferExample", "DISTSERVE_KV_EXAMPLE",
             "KVTransferObservation", "SPLITWISE_KV_TRANSFER", "AllReduceSpeedup", "MULTISHOT_SPEEDUP",
+            "SGLANG_PR_2904", "VLLM_PR_24111", "VLLM_PR_33839", "AllReduceLatency", "SERVING_ALL_REDUCE_LATENCIES",
+            "SymmetricSpeedup", "NCCL_SYMMETRIC_SPEEDUP", "MOONCAKE_TRANSFER_ENGINE", "KVTransferRate",
+            "MOONCAKE_KV_TRANSFERS", "LMSYS_LARGE_SCALE_EP", "LMSYS_GB200", "DecodeThroughput",
+            "WIDE_EP_DECODE_THROUGHPUTS",
         ),
     ),
     "interconnect_lab.published.latency": (
@@ -236,7 +241,9 @@ MODULES = {
             "NCCL_NVLINK_BYTES_PER_S_PER_LINK", "CollectiveSystem", "collective_system", "architecture_of",
             "nvlink_bytes_per_s", "NCCL_ALGORITHMS", "PROTOCOLS", "NCCL_COLLECTIVES", "POINT_TO_POINT_COLLECTIVES",
             "AlgorithmCost", "Candidate", "NcclCollective", "algorithm_costs", "nccl_collective", "nccl_time",
-            "PointToPoint", "point_to_point",
+            "PointToPoint", "point_to_point", "SERVING_KERNELS", "ServingKernel", "serving_kernel_time",
+            "SERVING_KERNEL_SOURCES", "SYMMETRIC_KERNELS", "SymmetricAllReduce", "nccl_symmetric_all_reduce",
+            "SERVING_ENGINES", "ServingEngine", "ServingAllReduce", "serving_all_reduce",
         ),
     ),
     "interconnect_lab.collectives.reproduction": (
@@ -445,11 +452,14 @@ MODULES = {
         ),
     ),
     "interconnect_lab.inference": (
-        "inference traffic: decode all-reduces, KV-cache transfer, serving",
+        "inference traffic: decode all-reduces, wide expert parallelism, disaggregation and KV tiers, serving",
         (
-            "INFERENCE_MODELS", "inference_model", "OPT_66B", "DecodeAllReduce",
-            "tensor_parallel_decode_all_reduce", "KVTransfer", "kv_transfer", "ServingDeployment",
-            "serving_deployment", "SERVING_ALGORITHMS",
+            "INFERENCE_MODELS", "inference_model", "OPT_66B", "SERVING_MODELS", "serving_model", "LatentAttention",
+            "LATENT_ATTENTION", "KV_CACHE_FORMATS", "kv_bytes_per_token", "prefill_flops",
+            "SERVING_ENGINES", "DecodeAllReduce", "tensor_parallel_decode_all_reduce", "tensor_parallel_system",
+            "KVTransfer", "kv_transfer", "KVTier", "KV_TIERS", "kv_tier", "kv_load_time", "DisaggregatedTTFT",
+            "disaggregated_ttft", "WideEPDecode", "wide_ep_decode_step", "DECODE_MEMORY_EFFICIENCY",
+            "MLA_COMPUTE_EFFICIENCY", "EXPERT_PARALLEL_PATHS", "ServingDeployment", "serving_deployment",
         ),
     ),
     "interconnect_lab.calibrate": (

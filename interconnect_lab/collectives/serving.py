@@ -518,7 +518,7 @@ class ServingAllReduce:
     time_s : float
         [s].
     candidates : tuple of (str, float)
-        Every mechanism that can run on this machine, with its time [s] (infinite where it cannot).
+        Every mechanism that can run on this machine, with its time [s].
     detail : str
         The NCCL algorithm and protocol, or the symmetric kernel, when NCCL runs it.
     fixed_latency_s : float
@@ -543,7 +543,7 @@ class ServingAllReduce:
     @property
     def nccl_time_s(self) -> float:
         """What NCCL's classic kernels would take for the same all-reduce [s]."""
-        return dict(self.candidates).get("nccl", math.inf)
+        return dict(self.candidates).get("nccl", 0.0)
 
 
 def _candidates(size, system):
@@ -609,5 +609,6 @@ def serving_all_reduce(size_bytes, system: CollectiveSystem, engine="vLLM") -> S
         fixed = _query(detail, 0.0, system.ranks, system.architecture)[0] * u.us
     else:
         fixed = SERVING_KERNELS[mechanism].fixed_latency_s
-    return ServingAllReduce(engine, system, size, mechanism, times[mechanism], tuple(times.items()), detail,
+    candidates = tuple((name, time) for name, time in times.items() if math.isfinite(time))
+    return ServingAllReduce(engine, system, size, mechanism, times[mechanism], candidates, detail,
                             min(fixed, times[mechanism]))
