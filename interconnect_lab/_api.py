@@ -637,9 +637,12 @@ MODULES = {
         ),
     ),
     "interconnect_lab.plotting.inference": (
-        "Figures for inference traffic (chapter 12): decode all-reduces, KV transfer, TTFT and ITL.",
+        "Figures for inference traffic (chapter 12): all-reduces as engines run them, decode, KV transfer and "
+        "tiers, wide expert parallelism, TTFT and ITL.",
         (
             "decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS",
+            "serving_all_reduce_plot", "wide_ep_plot", "update_wide_ep_plot", "WIDE_EP_PARTS", "ttft_tiers_plot",
+            "update_ttft_tiers_plot", "TTFT_PARTS",
         ),
     ),
     "interconnect_lab.plotting.calibrate": (
@@ -654,7 +657,7 @@ MODULES = {
             "GpuDirectPanel", "FatTreePanel", "ClusterCostPanel", "CollectivePanel", "HierarchicalAllReducePanel",
             "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "RoutingPanel", "IncastPanel",
             "StragglerPanel", "SprayPanel", "CheckpointPanel", "PowerBillPanel", "MoEPanel", "ServingPanel",
-            "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
+            "WideEPPanel", "KVTierPanel", "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
         ),
     ),
     "interconnect_lab.widgets.panel": (
@@ -724,8 +727,11 @@ MODULES = {
         ("MoEPanel", "DOMAINS", "EXPERTS", "TOP_K", "TOKENS", "EP_DEGREES", "SKEWS"),
     ),
     "interconnect_lab.widgets.inference": (
-        "Panel for chapter 12: a serving deployment's TTFT and ITL and the network's share of each.",
-        ("ServingPanel", "TENSOR_PARALLEL", "BATCHES", "CONTEXTS", "KV_LINKS"),
+        "Panels for chapter 12: a TP deployment's TTFT and ITL, a wide expert-parallel decode step, and TTFT with "
+        "KV-cache tiers across the network.",
+        ("ServingPanel", "TENSOR_PARALLEL", "BATCHES", "CONTEXTS", "KV_LINKS", "WideEPPanel", "WIDE_EP_SYSTEMS",
+         "EP_DEGREES", "WIDE_EP_BATCHES", "WIDE_EP_CONTEXTS", "KVTierPanel", "TIER_MODELS", "PROMPTS",
+         "CACHED_FRACTIONS"),
     ),
     "interconnect_lab.widgets.calibrate": (
         "Panel for the appendix *Measuring your own cluster*: pick a shipped nccl-tests log or paste your "
