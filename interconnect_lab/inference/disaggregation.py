@@ -9,7 +9,7 @@ sending GPU over its own port.
 
 A prompt that starts like an earlier one can skip recomputing the shared prefix
 if that prefix's KV cache is kept somewhere: in HBM (prefix caching), in host
-DRAM (LMCache's CPU backend, SGLang's HiCache, Dynamo's second tier), in another
+DRAM (LMCache's CPU backend, SGLang's HiCache, Dynamo's KV block manager), in another
 machine's DRAM reached over RDMA (Mooncake Store) or on SSDs across the network
 (DeepSeek's 3FS). :data:`KV_TIERS` lists them with the rate one GPU reads each at;
 :func:`disaggregated_ttft` puts loading the cached prefix, prefilling the rest and
@@ -154,10 +154,16 @@ MOONCAKE_README = Source(
          "stripes large objects over several NICs; Ant Group: cache hits cut TTFT by 84% against recomputation "
          "(DeepSeek-R1, disaggregated)")
 LMCACHE = Source(
-    title="LMCache documentation: storage backends (CPU RAM, local disk, NIXL, Mooncake, remote)", year=2025,
-    url="https://docs.lmcache.ai/",
-    note="a KV-cache layer under vLLM and SGLang that offloads and reuses KV caches across GPU, CPU DRAM, local "
-         "storage and remote stores")
+    title="LMCache README", year=2025, url="https://github.com/LMCache/LMCache",
+    note="'By storing the KV caches of reusable texts across various locations, including (GPU, CPU DRAM, Local "
+         "Disk), LMCache reuses the KV caches of any reused text (not necessarily prefix) in any serving engine "
+         "instance'; integrates with vLLM and SGLang")
+DYNAMO = Source(
+    title="NVIDIA Dynamo documentation: KV Cache Offloading", year=2026,
+    url="https://docs.nvidia.com/dynamo/latest/",
+    note="KVBM (KV Block Manager): 'a three-layer architecture (LLM runtime, logical block management, NIXL "
+         "transport) with support for CPU and disk cache tiers'; LMCache's backends: CPU RAM, local storage, Redis, "
+         "GDS, InfiniStore/Mooncake")
 NIXL = Source(
     title="NVIDIA, NIXL: NVIDIA Inference Xfer Library (README)", year=2025, url="https://github.com/ai-dynamo/nixl",
     note="point-to-point transfers for inference frameworks such as Dynamo, one API over HBM, DRAM, local or "
@@ -205,7 +211,8 @@ KV_TIERS = MappingProxyType({t.name: t for t in (
            used_by="vLLM automatic prefix caching, SGLang RadixAttention", sources=(memory.VLLM,)),
     KVTier(name="host DRAM", description="the server's DDR5 over each GPU's PCIe Gen5 x16 link, four GPUs per "
                                          "socket (memory.offload_path)",
-           used_by="LMCache CPU backend, SGLang HiCache, Dynamo's host tier", sources=(LMCACHE,)),
+           used_by="LMCache's CPU backend, SGLang's HiCache, Dynamo's KVBM CPU tier",
+           sources=(LMCACHE, DYNAMO, MOONCAKE_README)),
     KVTier(name="peer DRAM over RDMA", description="another server's DRAM, read over each GPU's network port "
                                                    "(NCCL's send/receive model)",
            used_by="Mooncake Store, LMCache remote backends, over NIXL or Mooncake's transfer engine",
@@ -339,9 +346,10 @@ def disaggregated_ttft(model, prompt_tokens, *, cached_fraction=0.0, tier="host 
     with :math:`F` :func:`~interconnect_lab.inference.prefill_flops`, :math:`g` prefill
     GPUs at the measured matmul rate :math:`\\eta R` (FP8 for an MoE model, BF16 for a
     dense one), :math:`t_\\text{load}` :func:`kv_load_time` of the prefix's cache and
-    the transfer :func:`kv_transfer`. A dense model's cache is split over the
-    :math:`g` tensor-parallel GPUs, each loading and sending its share; an MLA model
-    with data-parallel attention keeps a request on one GPU, which loads and sends it all.
+    the transfer :func:`kv_transfer`. The :math:`g` GPUs share the prompt's compute and
+    its cache, each loading, computing and sending its share over its own port: tensor
+    parallelism for a dense model; for an MLA model with data-parallel attention, where
+    each GPU serves its own requests, the same totals per request on average.
 
     Parameters
     ----------
@@ -391,7 +399,7 @@ def disaggregated_ttft(model, prompt_tokens, *, cached_fraction=0.0, tier="host 
         peak = spec.bf16_flop_per_s if dense else (spec.fp8_flop_per_s or spec.bf16_flop_per_s)
         rate = peak * check_number("compute_efficiency", compute_efficiency, minimum=1e-3, maximum=1, scalar=True)
     cached = float(prompt) * float(fraction)
-    senders = gpus if dense else 1
+    senders = gpus
     kv = kv_bytes_per_token(model, kv_format) * float(prompt)
     load = kv_load_time(tier, kv_bytes_per_token(model, kv_format) * cached / senders, gpu=spec, network=kv_link)
     prefill = prefill_flops(model, prompt, cached) / (gpus * rate)

@@ -116,10 +116,10 @@ def test_loading_beats_recomputing_for_every_tier_of_a_long_prompt():
         assert r.ttft_s < r.uncached_ttft_s, tier
 
 
-def test_an_mla_request_loads_and_sends_from_one_gpu():
-    r = inference.disaggregated_ttft("DeepSeek-V3", 8192, cached_fraction=0.5, tier="host DRAM")
-    assert r.transfer.senders == 1
-    assert r.load_s == pytest.approx(memory.transfer_time(0.0, r.kv_bytes / 2, "host DDR5 over PCIe Gen5 x16"))
+def test_every_prefill_gpu_loads_and_sends_its_share():
+    r = inference.disaggregated_ttft("DeepSeek-V3", 8192, cached_fraction=0.5, tier="host DRAM", prefill_gpus=4)
+    assert r.transfer.senders == 4
+    assert r.load_s == pytest.approx(memory.transfer_time(0.0, r.kv_bytes / 2 / 4, "host DDR5 over PCIe Gen5 x16"))
 
 
 @pytest.mark.parametrize(("call", "error", "message"), [
