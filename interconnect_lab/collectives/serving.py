@@ -1,7 +1,7 @@
 """All-reduce as serving engines run it: one-shot and two-shot kernels over NVLink, and NCCL's symmetric kernels.
 
 A decode step of a tensor-parallel model all-reduces a few kilobytes twice per
-layer. NCCL's classic kernels (:func:`~interconnect_lab.collectives.nccl.nccl_time`)
+layer. NCCL's classic kernels (:func:`~interconnect_lab.collectives.nccl_time`)
 pay a ring's :math:`2(n-1)` steps for them; serving engines do not run those.
 Inside one NVLink domain they run kernels of their own that read and write the
 other GPUs' memory directly (CUDA IPC or symmetric-memory buffers mapped into every
@@ -38,16 +38,16 @@ barriers at NCCL's NVLink low-latency hop latency, 0.6 µs each ("Latency = 1 p2
 write", vLLM's source), for one-shot (5.7 µs); 7.8 µs for the barrier-synchronised
 load/store kernels, two-shot and multimem. A kernel launched from a CUDA graph
 does not get slower with the GPU generation: the engines' kernels keep these
-fixed costs on Blackwell (see :data:`SERVING_KERNEL_SOURCES`).
+fixed costs on Blackwell (see ``SERVING_KERNEL_SOURCES``).
 
 **NCCL's symmetric kernels** (NCCL 2.27 and later, buffers registered as symmetric
 windows) are the same three designs inside NCCL, with their own cost model:
 :func:`nccl_symmetric_all_reduce` is that model as NCCL's ``src/sym_kernels.cc``
 writes it, kernel by kernel, with the block count NCCL picks.
 
-**What each engine runs** (:data:`SERVING_ENGINES`) is a rule over the size, read
+**What each engine runs** (``SERVING_ENGINES``) is a rule over the size, read
 from its code at one commit; above its largest custom size, or across nodes, an
-engine calls NCCL (:func:`~interconnect_lab.collectives.nccl.nccl_time`).
+engine calls NCCL (:func:`~interconnect_lab.collectives.nccl_time`).
 :func:`serving_all_reduce` returns the engine's choice and every candidate's time.
 
 The model leaves out what an engine does around the kernel: copies into a
@@ -175,7 +175,7 @@ class ServingKernel:
     Attributes
     ----------
     name : str
-        Key of :data:`SERVING_KERNELS`.
+        Key of ``SERVING_KERNELS``.
     description : str
         What the kernel does, in one sentence.
     fixed_latency_s : float
@@ -228,7 +228,7 @@ def serving_kernel_time(kernel, size_bytes, system: CollectiveSystem):
     Parameters
     ----------
     kernel : str
-        A key of :data:`SERVING_KERNELS`: ``"one_shot"``, ``"two_shot"`` or ``"multimem"``.
+        A key of ``SERVING_KERNELS``: ``"one_shot"``, ``"two_shot"`` or ``"multimem"``.
     size_bytes : float or array_like
         The all-reduced buffer [B], in [0, 1e30].
     system : CollectiveSystem
@@ -332,7 +332,7 @@ class SymmetricAllReduce:
     size_bytes : float
         [B].
     kernel : str
-        The chosen key of :data:`SYMMETRIC_KERNELS`.
+        The chosen key of ``SYMMETRIC_KERNELS``.
     blocks : int
         Thread blocks (CTAs) NCCL launches [-].
     time_s : float
@@ -465,7 +465,7 @@ class ServingEngine:
     Attributes
     ----------
     name : str
-        Key of :data:`SERVING_ENGINES`.
+        Key of ``SERVING_ENGINES``.
     description : str
         The rule, in words.
     source : Source
@@ -479,7 +479,7 @@ class ServingEngine:
 
     def mechanism(self, size_bytes: float, system: CollectiveSystem) -> str:
         """What the engine runs for one all-reduce of ``size_bytes`` on ``system``: a key of
-        :data:`SERVING_KERNELS`, ``"nccl_symmetric"`` or ``"nccl"``."""
+        ``SERVING_KERNELS``, ``"nccl_symmetric"`` or ``"nccl"``."""
         if system.ranks == 1:
             return "none"
         if system.nodes > 1 or system.nvlink_bytes_per_s <= 0:
@@ -508,7 +508,7 @@ class ServingAllReduce:
     Attributes
     ----------
     engine : str
-        Key of :data:`SERVING_ENGINES`.
+        Key of ``SERVING_ENGINES``.
     system : CollectiveSystem
         The machine.
     size_bytes : float
@@ -563,9 +563,9 @@ def serving_all_reduce(size_bytes, system: CollectiveSystem, engine="vLLM") -> S
     """One all-reduce as ``engine`` runs it on ``system``: its choice, time and alternatives.
 
     Inside one NVLink domain, an engine picks a kernel by size with the rule
-    of :data:`SERVING_ENGINES` and the kernel takes :func:`serving_kernel_time`
+    of ``SERVING_ENGINES`` and the kernel takes :func:`serving_kernel_time`
     (or :func:`nccl_symmetric_all_reduce`); across domains, or beyond its
-    largest custom size, it calls NCCL (:func:`~interconnect_lab.collectives.nccl.nccl_time`).
+    largest custom size, it calls NCCL (:func:`~interconnect_lab.collectives.nccl_time`).
 
     Parameters
     ----------
@@ -574,7 +574,7 @@ def serving_all_reduce(size_bytes, system: CollectiveSystem, engine="vLLM") -> S
     system : CollectiveSystem
         The tensor-parallel group's machine.
     engine : str
-        A key of :data:`SERVING_ENGINES`.
+        A key of ``SERVING_ENGINES``.
 
     Returns
     -------

@@ -9,21 +9,21 @@ Serving a language model has two phases with different appetites
 
 The network enters in four places, each a module:
 
-- :mod:`~interconnect_lab.inference.tensor_parallel`: a dense model split over
+- ``interconnect_lab.inference.tensor_parallel``: a dense model split over
   the GPUs of an NVLink domain all-reduces a few kilobytes twice per layer, with
   the serving engines' one-shot and two-shot kernels
   (:func:`tensor_parallel_decode_all_reduce`);
-- :mod:`~interconnect_lab.inference.expert_parallel`: an MoE model with
+- ``interconnect_lab.inference.expert_parallel``: an MoE model with
   data-parallel attention and its experts spread over many GPUs sends every token
   to its experts and back in every layer (:func:`wide_ep_decode_step`);
-- :mod:`~interconnect_lab.inference.disaggregation`: prefill and decode on
+- ``interconnect_lab.inference.disaggregation``: prefill and decode on
   different machines move each request's KV cache (:func:`kv_transfer`), and a
   reusable cache can wait in host DRAM, another server or SSDs across the network
-  (:data:`KV_TIERS`, :func:`disaggregated_ttft`);
-- :mod:`~interconnect_lab.inference.deployment`: TTFT and ITL of a TP deployment
+  (``KV_TIERS``, :func:`disaggregated_ttft`);
+- ``interconnect_lab.inference.deployment``: TTFT and ITL of a TP deployment
   and the network's share of each (:func:`serving_deployment`).
 
-:mod:`~interconnect_lab.inference.models` holds the models and the bytes of their
+``interconnect_lab.inference.models`` holds the models and the bytes of their
 KV caches, grouped-query or latent (MLA), BF16 or FP8. Every collective is priced
 by :mod:`interconnect_lab.collectives` (all-to-alls through :mod:`interconnect_lab.moe`).
 

@@ -31,7 +31,7 @@ class ServingDeployment:
     tensor_parallel, batch : int
     prompt_tokens, context_tokens : float
     engine : str
-        The serving engine whose all-reduces run (:data:`SERVING_ENGINES`).
+        The serving engine whose all-reduces run (``SERVING_ENGINES``).
     prefill_compute_s, prefill_communication_s : float
         Prefill's matrix multiplies and its TP all-reduces [s].
     kv : KVTransfer or None
@@ -122,7 +122,7 @@ def serving_deployment(model, gpu="H100 SXM", *, tensor_parallel=8, batch=1, pro
     Parameters
     ----------
     model : TransformerModel or str
-        A dense model (:data:`INFERENCE_MODELS`).
+        A dense model (``INFERENCE_MODELS``).
     gpu : str or catalog.GPU
         Catalog GPU (prefill and decode).
     tensor_parallel : int
@@ -142,7 +142,7 @@ def serving_deployment(model, gpu="H100 SXM", *, tensor_parallel=8, batch=1, pro
     layerwise : bool
         Send the KV cache layer by layer during prefill.
     engine : str
-        One of :data:`SERVING_ENGINES`: whose all-reduce kernels run.
+        One of ``SERVING_ENGINES``: whose all-reduce kernels run.
     compute_efficiency : float, optional
         Share of the BF16 peak prefill reaches, in [0.001, 1]; the measured matmul rate by default [-].
 

@@ -11,7 +11,7 @@ A prompt that starts like an earlier one can skip recomputing the shared prefix
 if that prefix's KV cache is kept somewhere: in HBM (prefix caching), in host
 DRAM (LMCache's CPU backend, SGLang's HiCache, Dynamo's KV block manager), in another
 machine's DRAM reached over RDMA (Mooncake Store) or on SSDs across the network
-(DeepSeek's 3FS). :data:`KV_TIERS` lists them with the rate one GPU reads each at;
+(DeepSeek's 3FS). ``KV_TIERS`` lists them with the rate one GPU reads each at;
 :func:`disaggregated_ttft` puts loading the cached prefix, prefilling the rest and
 moving the cache to decode together into the time to first token, against
 recomputing everything.
@@ -97,7 +97,7 @@ def kv_transfer(model, prompt_tokens, *, senders=1, link="InfiniBand NDR", layer
     Parameters
     ----------
     model : TransformerModel, MoEModel or str
-        A key of :data:`SERVING_MODELS`.
+        A key of ``SERVING_MODELS``.
     prompt_tokens : float
         [token], in [0, 1e9].
     senders : int
@@ -108,7 +108,7 @@ def kv_transfer(model, prompt_tokens, *, senders=1, link="InfiniBand NDR", layer
     layerwise : bool
         Overlap the transfer with prefill, layer by layer.
     kv_format : str
-        One of :data:`KV_CACHE_FORMATS`.
+        One of ``KV_CACHE_FORMATS``.
     gpu : str or catalog.GPU
         Catalog GPU at both ends (its NCCL class sets the fixed cost).
 
@@ -186,7 +186,7 @@ class KVTier:
     Parameters
     ----------
     name : str
-        Key of :data:`KV_TIERS`.
+        Key of ``KV_TIERS``.
     description : str
         Where the bytes are and what they cross.
     used_by : str
@@ -224,12 +224,12 @@ KV_TIERS = MappingProxyType({t.name: t for t in (
 
 
 def kv_tier(name) -> KVTier:
-    """The KV tier called ``name`` (see :data:`KV_TIERS`).
+    """The KV tier called ``name`` (see ``KV_TIERS``).
 
     Parameters
     ----------
     name : str or KVTier
-        A key of :data:`KV_TIERS`, or a tier.
+        A key of ``KV_TIERS``, or a tier.
     """
     return resolve("tier", name, KVTier, KV_TIERS)
 
@@ -245,7 +245,7 @@ def kv_load_time(tier, bytes_per_gpu, *, gpu="H100 SXM", network="InfiniBand NDR
     Parameters
     ----------
     tier : str or KVTier
-        A key of :data:`KV_TIERS`.
+        A key of ``KV_TIERS``.
     bytes_per_gpu : float
         Bytes this GPU reads [B], in [0, 1e18].
     gpu : str or catalog.GPU
@@ -354,13 +354,13 @@ def disaggregated_ttft(model, prompt_tokens, *, cached_fraction=0.0, tier="host 
     Parameters
     ----------
     model : TransformerModel, MoEModel or str
-        A key of :data:`SERVING_MODELS`.
+        A key of ``SERVING_MODELS``.
     prompt_tokens : float
         P [token], in [1, 1e9].
     cached_fraction : float
         Share of the prompt found in the tier, C/P [-], in [0, 1].
     tier : str
-        A key of :data:`KV_TIERS`.
+        A key of ``KV_TIERS``.
     gpu : str or catalog.GPU
         Catalog GPU of prefill and decode.
     prefill_gpus : int
@@ -368,7 +368,7 @@ def disaggregated_ttft(model, prompt_tokens, *, cached_fraction=0.0, tier="host 
     kv_link : str or catalog.Link
         Catalog network port of each GPU (the transfer and the RDMA tiers).
     kv_format : str
-        One of :data:`KV_CACHE_FORMATS`.
+        One of ``KV_CACHE_FORMATS``.
     layerwise : bool
         Send the cache layer by layer while prefill goes on.
     compute_efficiency : float, optional

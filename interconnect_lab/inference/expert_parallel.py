@@ -28,9 +28,9 @@ with the other's computation.
     \\end{cases}
 
 Memory-bound reads run at FlashMLA's measured 3,000 GB/s on an H800 (0.90 of
-its HBM bandwidth, :data:`DECODE_MEMORY_EFFICIENCY`); MLA's attention FLOPs at
+its HBM bandwidth, ``DECODE_MEMORY_EFFICIENCY``); MLA's attention FLOPs at
 FlashMLA's measured 660 TFLOP/s (0.67 of the BF16 peak,
-:data:`MLA_COMPUTE_EFFICIENCY`); the expert and projection matrix multiplies at
+``MLA_COMPUTE_EFFICIENCY``); the expert and projection matrix multiplies at
 the GPU's measured FP8 rate. The model is a lower bound on a real step: kernel
 launches, the router's top-k and the sampling of the next token are left out.
 """
@@ -62,7 +62,7 @@ DECODE_MEMORY_EFFICIENCY = 3000.0 / 3350.0
 #: Share of the BF16 peak MLA's decode attention reaches: FlashMLA's 660 of an H800's 989.4 TFLOP/s [-].
 MLA_COMPUTE_EFFICIENCY = 660.0 / 989.4
 
-#: How dispatch and combine are started (:data:`interconnect_lab.moe.COMMUNICATION_PATHS`).
+#: How dispatch and combine are started (``interconnect_lab.moe.COMMUNICATION_PATHS``).
 EXPERT_PARALLEL_PATHS = tuple(moe.COMMUNICATION_PATHS)
 
 #: Bytes of one weight: FP8 matrices (attention projections, experts, dense MLPs); BF16 embeddings and
@@ -201,13 +201,13 @@ def wide_ep_decode_step(model="DeepSeek-V3", gpu="H800 SXM", *, ep_degree=144, d
     context_tokens : float
         Tokens cached per sequence [token], in [1, 1e7].
     kv_format : str
-        One of :data:`KV_CACHE_FORMATS`.
+        One of ``KV_CACHE_FORMATS``.
     redundant_experts : int
         Extra expert copies, >= 0 [-].
     network : str
         Catalog network port, one per GPU.
     path : str
-        How dispatch and combine start, one of :data:`EXPERT_PARALLEL_PATHS`.
+        How dispatch and combine start, one of ``EXPERT_PARALLEL_PATHS``.
     overlap : bool
         Two micro-batches, one's dispatch and combine under the other's computation.
     imbalance_factor : float

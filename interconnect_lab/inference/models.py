@@ -57,12 +57,12 @@ INFERENCE_MODELS = MappingProxyType({**training.MODELS, OPT_66B.name: OPT_66B})
 
 
 def inference_model(model):
-    """A dense :class:`~interconnect_lab.training.TransformerModel` by name (see :data:`INFERENCE_MODELS`), or as given.
+    """A dense :class:`~interconnect_lab.training.TransformerModel` by name (see ``INFERENCE_MODELS``), or as given.
 
     Parameters
     ----------
     model : TransformerModel or str
-        A model, or a key of :data:`INFERENCE_MODELS`.
+        A model, or a key of ``INFERENCE_MODELS``.
     """
     return resolve("model", model, training.TransformerModel, INFERENCE_MODELS)
 
@@ -126,7 +126,7 @@ def serving_model(model):
     Parameters
     ----------
     model : TransformerModel, MoEModel or str
-        A model, or a key of :data:`SERVING_MODELS`.
+        A model, or a key of ``SERVING_MODELS``.
     """
     found = resolve("model", model, (training.TransformerModel, MoEModel), SERVING_MODELS)
     if isinstance(found, MoEModel) and found.name not in LATENT_ATTENTION:
@@ -152,9 +152,9 @@ def kv_bytes_per_token(model, kv_format="BF16") -> float:
     Parameters
     ----------
     model : TransformerModel, MoEModel or str
-        A key of :data:`SERVING_MODELS`, or a model.
+        A key of ``SERVING_MODELS``, or a model.
     kv_format : str
-        One of :data:`KV_CACHE_FORMATS`.
+        One of ``KV_CACHE_FORMATS``.
 
     Returns
     -------
@@ -219,7 +219,7 @@ def prefill_flops(model, prompt_tokens, cached_tokens=0.0) -> float:
     Parameters
     ----------
     model : TransformerModel, MoEModel or str
-        A key of :data:`SERVING_MODELS`, or a model.
+        A key of ``SERVING_MODELS``, or a model.
     prompt_tokens : float
         P [token], in [1, 1e9].
     cached_tokens : float

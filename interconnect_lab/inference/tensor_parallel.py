@@ -18,7 +18,7 @@ from .models import inference_model
 
 __all__ = ["DecodeAllReduce", "tensor_parallel_decode_all_reduce", "tensor_parallel_system", "SERVING_ENGINES"]
 
-#: The engines whose all-reduce the serving models can run (:data:`interconnect_lab.collectives.SERVING_ENGINES`).
+#: The engines whose all-reduce the serving models can run (``interconnect_lab.collectives.SERVING_ENGINES``).
 SERVING_ENGINES = tuple(collectives.SERVING_ENGINES)
 
 
@@ -70,7 +70,7 @@ class DecodeAllReduce:
     all_reduces_per_token : int
         Two per layer (after attention, after the MLP) [-].
     engine : str
-        The serving engine whose all-reduce runs (:data:`SERVING_ENGINES`).
+        The serving engine whose all-reduce runs (``SERVING_ENGINES``).
     all_reduce : collectives.ServingAllReduce or None
         One all-reduce, with the mechanism the engine picks; None on one GPU, which needs none.
     """
@@ -126,7 +126,7 @@ def tensor_parallel_decode_all_reduce(model, tensor_parallel, batch=1, *, gpu="H
     Parameters
     ----------
     model : TransformerModel or str
-        A dense model (:data:`INFERENCE_MODELS`).
+        A dense model (``INFERENCE_MODELS``).
     tensor_parallel : int
         GPUs t [-].
     batch : int
@@ -134,7 +134,7 @@ def tensor_parallel_decode_all_reduce(model, tensor_parallel, batch=1, *, gpu="H
     gpu : str or catalog.GPU
         Catalog GPU.
     engine : str
-        One of :data:`SERVING_ENGINES`.
+        One of ``SERVING_ENGINES``.
     nodes : int
         Servers the group spans (1: all on NVLink); across servers every engine calls NCCL.
     network : str

@@ -117,7 +117,7 @@ class AllReduceSpeedup:
     ----------
     system : str
     faster, slower : str
-        Algorithms, named as :data:`interconnect_lab.collectives.ALGORITHMS` names them.
+        Algorithms, named as ``interconnect_lab.collectives.ALGORITHMS`` names them.
     n_ranks : int
         [-].
     speedup : float
@@ -178,7 +178,7 @@ class AllReduceLatency:
     implementation : str
         As the source names it.
     kernel : str
-        What it runs, as :data:`interconnect_lab.collectives.SERVING_KERNELS` names it.
+        What it runs, as ``interconnect_lab.collectives.SERVING_KERNELS`` names it.
     cuda_graph : bool
         Measured inside a CUDA graph (as serving engines run decode).
     source : Source
