@@ -94,7 +94,7 @@ def kv_transfer_plot(prompt_tokens, lines_s, *, reference_s=None, reference_labe
     """
     lines_s = dict(lines_s)
     if ax is None:
-        _, ax = new_figure(7.0, 3.8)
+        _, ax = new_figure(7.0, 4.6)
     x = np.asarray(prompt_tokens, dtype=float)
     for index, (label, values) in enumerate(lines_s.items()):
         ax.plot(x, np.asarray(values, dtype=float), color=_LINE_COLORS[index % len(_LINE_COLORS)], linewidth=1.8,
@@ -108,10 +108,15 @@ def kv_transfer_plot(prompt_tokens, lines_s, *, reference_s=None, reference_labe
     _time_axis(ax.yaxis)
     ax.set_xlabel("prompt length [tokens]")
     ax.set_ylabel("time")
-    ax.legend(loc="upper left", fontsize=8.5)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=8.5, frameon=False)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax
+
+
+#: Share of a stacked-row plot's x range kept free right of the bars for their totals
+#: (inside the axes: the static book draws only what lies inside them).
+_TOTAL_ROOM = 0.16
 
 
 def _serving_values(deployment):
@@ -151,10 +156,10 @@ def serving_plot(deployment, *, ax=None, title=None):
             ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}",
                     label=None if label in handles else label)
             handles.append(label)
-        ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}",
-                transform=ax.get_yaxis_transform())
+        ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}")
     ax.set_yticks(y, ["time to first token", "inter-token latency"])
-    ax.set_xlim(0, 1)
+    ax.set_xlim(0, 1.0 + _TOTAL_ROOM)
+    ax.set_xticks(np.linspace(0.0, 1.0, 6))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("share of the latency")
     ax.grid(axis="y", visible=False)
@@ -179,7 +184,7 @@ def update_serving_plot(ax, deployment):
     totals = {row: sum(parts.values()) for row, parts in values.items()}
     lefts = {row: 0.0 for row in values}
     changed = []
-    for artist in list(ax.patches) + list(ax.texts):
+    for artist in ax.patches:
         gid = artist.get_gid() or ""
         if gid.startswith("segment:"):
             _, row, part = gid.split(":", 2)
@@ -188,9 +193,10 @@ def update_serving_plot(ax, deployment):
             artist.set_width(share)
             lefts[row] += share
             changed.append(artist)
-        elif gid.startswith("total:"):
-            row = gid.split(":", 1)[1]
-            artist.set_text(u.format_time(totals[row]))
+    for artist in ax.texts:
+        gid = artist.get_gid() or ""
+        if gid.startswith("total:"):
+            artist.set_text(u.format_time(totals[gid.split(":", 1)[1]]))
             changed.append(artist)
     return changed
 
@@ -275,10 +281,10 @@ def _stacked_rows(ax, parts, labels, xlabel, xlim):
     for yi, row in zip(y, rows):
         for part, colour in parts[row].items():
             ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}", label=part)
-        ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}",
-                transform=ax.get_yaxis_transform())
+        ax.text(0.0, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}")
     ax.set_yticks(y, labels)
     ax.set_xlim(*xlim)
+    ax.set_xticks(np.linspace(0.0, 1.0, 6))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel(xlabel)
     ax.grid(axis="y", visible=False)
@@ -288,7 +294,7 @@ def _stacked_rows(ax, parts, labels, xlabel, xlim):
 def _update_rows(ax, values, scale, totals):
     lefts = {row: 0.0 for row in values}
     changed = []
-    for artist in list(ax.patches) + list(ax.texts):
+    for artist in ax.patches:
         gid = artist.get_gid() or ""
         if gid.startswith("segment:"):
             _, row, part = gid.split(":", 2)
@@ -297,8 +303,14 @@ def _update_rows(ax, values, scale, totals):
             artist.set_width(width)
             lefts[row] += width
             changed.append(artist)
-        elif gid.startswith("total:"):
-            artist.set_text(totals[gid.split(":", 1)[1]])
+    # Totals sit just past their bar's end; a bar running off the axes has its total at the edge.
+    right = ax.get_xlim()[1]
+    for artist in ax.texts:
+        gid = artist.get_gid() or ""
+        if gid.startswith("total:"):
+            row = gid.split(":", 1)[1]
+            artist.set_text(totals[row])
+            artist.set_x(min(lefts[row], right - _TOTAL_ROOM * right) + 0.01 * right)
             changed.append(artist)
     return changed
 
@@ -325,7 +337,7 @@ def wide_ep_plot(decode, *, ax=None, title=None):
     if ax is None:
         _, ax = new_figure(7.5, 3.0)
     _stacked_rows(ax, WIDE_EP_PARTS, ["compute", "dispatch + combine", "MoE layer as run"],
-                  "share of one MoE layer's time as run", (0, 1.05))
+                  "share of one MoE layer's time as run", (0, 1.2))
     if title:
         ax.set_title(title, loc="left", fontsize=9)
     update_wide_ep_plot(ax, decode)
@@ -385,7 +397,7 @@ def ttft_tiers_plot(result, *, ax=None, title=None):
     if ax is None:
         _, ax = new_figure(7.5, 2.8)
     _stacked_rows(ax, TTFT_PARTS, ["with the cached prefix", "recomputing it all"],
-                  "share of the time to first token without a cache", (0, 1.25))
+                  "share of the time to first token without a cache", (0, 1.3))
     if title:
         ax.set_title(title, loc="left", fontsize=9)
     update_ttft_tiers_plot(ax, result)
