@@ -114,7 +114,7 @@ def kv_transfer_plot(prompt_tokens, lines_s, *, reference_s=None, reference_labe
     return ax
 
 
-#: Share of a stacked-row plot's x range kept free right of the bars for their totals
+#: Share of a stacked-row plot's x range kept free right of the longest bar for its total
 #: (inside the axes: the static book draws only what lies inside them).
 _TOTAL_ROOM = 0.16
 
@@ -158,7 +158,7 @@ def serving_plot(deployment, *, ax=None, title=None):
             handles.append(label)
         ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}")
     ax.set_yticks(y, ["time to first token", "inter-token latency"])
-    ax.set_xlim(0, 1.0 + _TOTAL_ROOM)
+    ax.set_xlim(0, 1.22)
     ax.set_xticks(np.linspace(0.0, 1.0, 6))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("share of the latency")
