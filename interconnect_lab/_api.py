@@ -56,8 +56,8 @@ TOP_LEVEL = {
         "MoEModel", "moe_model", "AllToAllTraffic", "all_to_all_traffic", "routing_load", "AllToAllTime",
         "expert_parallel_all_to_all", "dispatch_and_combine", "MoELayerStep", "moe_layer_step",
     ),
-    "inference": ("tensor_parallel_decode_all_reduce", "kv_transfer", "ServingDeployment",
-    "serving_deployment"),
+    "inference": ("tensor_parallel_decode_all_reduce", "kv_transfer", "ServingDeployment", "serving_deployment",
+                  "wide_ep_decode_step", "disaggregated_ttft"),
     "calibrate": (
         "parse_nccl_tests", "parse_perftest", "parse_nvidia_smi_topo", "fit_collective", "CalibratedLink",
         "calibrated_cluster", "calibrate_nccl_tests",
@@ -172,10 +172,14 @@ MODULES = {
         ),
     ),
     "interconnect_lab.published.inference": (
-        "What serving papers and vendors published about inference traffic.",
+        "What serving papers, engines and vendors published about inference traffic.",
         (
             "DISTSERVE", "SPLITWISE", "TRTLLM_MULTISHOT", "KVTransferExample", "DISTSERVE_KV_EXAMPLE",
             "KVTransferObservation", "SPLITWISE_KV_TRANSFER", "AllReduceSpeedup", "MULTISHOT_SPEEDUP",
+            "SGLANG_PR_2904", "VLLM_PR_24111", "VLLM_PR_33839", "AllReduceLatency", "SERVING_ALL_REDUCE_LATENCIES",
+            "SymmetricSpeedup", "NCCL_SYMMETRIC_SPEEDUP", "MOONCAKE_TRANSFER_ENGINE", "KVTransferRate",
+            "MOONCAKE_KV_TRANSFERS", "LMSYS_LARGE_SCALE_EP", "LMSYS_GB200", "DecodeThroughput",
+            "WIDE_EP_DECODE_THROUGHPUTS",
         ),
     ),
     "interconnect_lab.published.latency": (
@@ -259,6 +263,9 @@ MODULES = {
             "EXPERT_PARALLEL_KERNELS", "ExpertParallelKernel",
             "expert_parallel_kernel", "ExpertParallelTraffic", "ExpertParallelExchange", "expert_parallel_exchange",
             "BANDWIDTH_DEFINITIONS", "BandwidthDefinition", "bandwidth_definition", "reported_bandwidth",
+            "SERVING_KERNELS", "ServingKernel", "serving_kernel_time",
+            "SERVING_KERNEL_SOURCES", "SYMMETRIC_KERNELS", "SymmetricAllReduce", "nccl_symmetric_all_reduce",
+            "SERVING_ENGINES", "ServingEngine", "ServingAllReduce", "serving_all_reduce",
         ),
     ),
     "interconnect_lab.collectives.reproduction": (
@@ -509,11 +516,14 @@ MODULES = {
          "ep_reproduction_summary"),
     ),
     "interconnect_lab.inference": (
-        "inference traffic: decode all-reduces, KV-cache transfer, serving",
+        "inference traffic: decode all-reduces, wide expert parallelism, disaggregation and KV tiers, serving",
         (
-            "INFERENCE_MODELS", "inference_model", "OPT_66B", "DecodeAllReduce",
-            "tensor_parallel_decode_all_reduce", "KVTransfer", "kv_transfer", "ServingDeployment",
-            "serving_deployment", "SERVING_ALGORITHMS",
+            "INFERENCE_MODELS", "inference_model", "OPT_66B", "SERVING_MODELS", "serving_model", "LatentAttention",
+            "LATENT_ATTENTION", "KV_CACHE_FORMATS", "kv_bytes_per_token", "prefill_flops",
+            "SERVING_ENGINES", "DecodeAllReduce", "tensor_parallel_decode_all_reduce", "tensor_parallel_system",
+            "KVTransfer", "kv_transfer", "KVTier", "KV_TIERS", "kv_tier", "kv_load_time", "DisaggregatedTTFT",
+            "disaggregated_ttft", "WideEPDecode", "wide_ep_decode_step", "DECODE_MEMORY_EFFICIENCY",
+            "MLA_COMPUTE_EFFICIENCY", "ServingDeployment", "serving_deployment",
         ),
     ),
     "interconnect_lab.calibrate": (
@@ -701,10 +711,12 @@ MODULES = {
         ),
     ),
     "interconnect_lab.plotting.inference": (
-        "Figures for inference traffic (chapter 12): decode all-reduces, KV transfer, TTFT and ITL.",
+        "Figures for inference traffic (chapter 12): all-reduces as engines run them, decode, KV transfer and "
+        "tiers, wide expert parallelism, TTFT and ITL.",
         (
-            "decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot",
-            "SERVING_PARTS",
+            "decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS",
+            "serving_all_reduce_plot", "wide_ep_plot", "update_wide_ep_plot", "WIDE_EP_PARTS", "ttft_tiers_plot",
+            "update_ttft_tiers_plot", "TTFT_PARTS",
         ),
     ),
     "interconnect_lab.plotting.calibrate": (
@@ -720,7 +732,7 @@ MODULES = {
             "GpuDirectPanel", "FatTreePanel", "ClusterCostPanel", "CollectivePanel", "NcclChoicePanel",
             "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "RoutingPanel", "IncastPanel",
             "StragglerPanel", "SprayPanel", "CheckpointPanel", "PowerBillPanel", "MoEPanel", "ServingPanel",
-            "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
+            "WideEPPanel", "KVTierPanel", "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
         ),
     ),
     "interconnect_lab.widgets.panel": (
@@ -794,8 +806,11 @@ MODULES = {
         ("MoEPanel", "DOMAINS", "EXPERTS", "TOP_K", "TOKENS", "EP_DEGREES", "SKEWS"),
     ),
     "interconnect_lab.widgets.inference": (
-        "Panel for chapter 12: a serving deployment's TTFT and ITL and the network's share of each.",
-        ("ServingPanel", "TENSOR_PARALLEL", "BATCHES", "CONTEXTS", "KV_LINKS"),
+        "Panels for chapter 12: a TP deployment's TTFT and ITL, a wide expert-parallel decode step, and TTFT with "
+        "KV-cache tiers across the network.",
+        ("ServingPanel", "TENSOR_PARALLEL", "BATCHES", "CONTEXTS", "KV_LINKS", "WideEPPanel", "WIDE_EP_SYSTEMS",
+         "EP_DEGREES", "WIDE_EP_BATCHES", "WIDE_EP_CONTEXTS", "KVTierPanel", "TIER_MODELS", "PROMPTS",
+         "CACHED_FRACTIONS"),
     ),
     "interconnect_lab.widgets.calibrate": (
         "Panel for the appendix *Measuring your own cluster*: pick a shipped nccl-tests log or paste your "

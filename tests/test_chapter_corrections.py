@@ -49,6 +49,7 @@ def prose(name):
 
 CH3, CH6, CH10, CH13, CH14 = ("03_pcie_cxl_memory", "06_ultra_ethernet", "10_power_optics_future",
                               "13_topologies", "14_scale_up_fabrics")
+CH12 = "12_inference_traffic"
 
 
 def test_error_1_gb200_is_paired_with_its_400g_connectx_7():
@@ -141,6 +142,19 @@ def test_error_9_the_largest_gpu_clusters_are_clos_fabrics():
     assert "Clos" in g["ch13_meta_topology"] and g["ch13_meta_gpus"] == 24_576
     assert g["ch13_colossus_gpus"] == 100_000 and "three tiers" in g["ch13_colossus_topology"]
 
+
+
+def test_error_10_decode_all_reduces_are_priced_as_serving_engines_run_them():
+    """Ch 12's 31% share of the inter-token latency rested on NCCL's ring constants; engines run one-shot kernels.
+
+    Library: tests/inference/test_deployment.py::test_error_10_the_all_reduces_are_a_sixth_of_the_inter_token_latency_not_31_percent
+    and tests/collectives/test_serving.py (the kernels against SGLang's and vLLM's measurements).
+    """
+    g, text = glued(CH12), prose(CH12)
+    assert g["inf_itl_share"] == pytest.approx(0.15, abs=0.02)
+    assert g["inf_nccl_itl_share"] > 2 * g["inf_itl_share"]
+    assert g["inf_oneshot_us"] == pytest.approx(6.0, abs=0.1) and g["inf_nccl_us"] > 3 * g["inf_oneshot_us"]
+    assert "one-shot" in text and "NCCL's symmetric kernels" in text and "31%" not in text
 
 @pytest.mark.parametrize("check", ["ualink", "cpo", "802.3dj", "pcie7", "cxl4"])
 def test_error_11_statuses_are_current(check):

@@ -19,7 +19,11 @@ Two layers, the second built on the first:
    kernels posting one RDMA write per token from the GPU or from CPU proxies).
    :func:`nccl_choice_map` maps what NCCL runs over message sizes and node
    counts, with the sizes where its choice changes. Every other module prices its
-   collectives here.
+   collectives here;
+3. **what serving engines run** (:func:`serving_all_reduce`): inside one NVLink
+   domain, vLLM's and TensorRT-LLM's one-shot and two-shot kernels, PyTorch's
+   multimem all-reduce and NCCL's symmetric kernels (NCCL 2.27 and later), chosen
+   by size as each engine's code does, with NCCL beyond them.
 
 Every rank holds a buffer; a *collective* combines them (all-reduce, all-gather,
 reduce-scatter, broadcast, reduce, all-to-all, send/recv). An *algorithm* is the
@@ -99,6 +103,10 @@ from .expert_parallel import (  # noqa: F401
     BANDWIDTH_DEFINITIONS, EXPERT_PARALLEL_KERNELS, BandwidthDefinition, ExpertParallelExchange,
     ExpertParallelKernel, ExpertParallelTraffic, bandwidth_definition, expert_parallel_exchange,
     expert_parallel_kernel, reported_bandwidth,
+)
+from .serving import (  # noqa: F401
+    SERVING_KERNELS, SERVING_KERNEL_SOURCES, SERVING_ENGINES, SYMMETRIC_KERNELS, ServingAllReduce, ServingEngine,
+    ServingKernel, SymmetricAllReduce, nccl_symmetric_all_reduce, serving_all_reduce, serving_kernel_time,
 )
 from .times import (  # noqa: F401
     collective_time, all_reduce_time, all_gather_time, reduce_scatter_time, broadcast_time,
@@ -185,6 +193,10 @@ __all__ = [
     "EXPERT_PARALLEL_KERNELS", "ExpertParallelKernel", "expert_parallel_kernel", "ExpertParallelTraffic",
     "ExpertParallelExchange", "expert_parallel_exchange", "BANDWIDTH_DEFINITIONS", "BandwidthDefinition",
     "bandwidth_definition", "reported_bandwidth",
+    # what serving engines run
+    "SERVING_KERNELS", "ServingKernel", "serving_kernel_time", "SERVING_KERNEL_SOURCES", "SYMMETRIC_KERNELS",
+    "SymmetricAllReduce", "nccl_symmetric_all_reduce", "SERVING_ENGINES", "ServingEngine", "ServingAllReduce",
+    "serving_all_reduce",
 ]
 
 

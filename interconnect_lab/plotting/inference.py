@@ -1,4 +1,5 @@
-"""Figures for inference traffic (chapter 12): decode all-reduces, KV transfer, TTFT and ITL.
+"""Figures for inference traffic (chapter 12): all-reduces as engines run them, decode, KV transfer and tiers,
+wide expert parallelism, TTFT and ITL.
 
 Each function takes results of :mod:`interconnect_lab.inference`, draws on
 optional axes and returns them. Artists a panel updates in place carry a
@@ -11,11 +12,13 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 
 from .. import units as u
-from ..inference import ServingDeployment
+from ..inference import DisaggregatedTTFT, ServingDeployment, WideEPDecode
 from .moe import time_axis
 from .style import COLORS, PALETTE, new_figure, styled
 
-__all__ = ["decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS"]
+__all__ = ["decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS",
+           "serving_all_reduce_plot", "wide_ep_plot", "update_wide_ep_plot", "WIDE_EP_PARTS", "ttft_tiers_plot",
+           "update_ttft_tiers_plot", "TTFT_PARTS"]
 
 #: Rows of :func:`serving_plot` and the parts of each, with colours; the network's parts are warm.
 SERVING_PARTS = {
@@ -91,7 +94,7 @@ def kv_transfer_plot(prompt_tokens, lines_s, *, reference_s=None, reference_labe
     """
     lines_s = dict(lines_s)
     if ax is None:
-        _, ax = new_figure(7.0, 3.8)
+        _, ax = new_figure(7.0, 4.6)
     x = np.asarray(prompt_tokens, dtype=float)
     for index, (label, values) in enumerate(lines_s.items()):
         ax.plot(x, np.asarray(values, dtype=float), color=_LINE_COLORS[index % len(_LINE_COLORS)], linewidth=1.8,
@@ -105,10 +108,15 @@ def kv_transfer_plot(prompt_tokens, lines_s, *, reference_s=None, reference_labe
     time_axis(ax.yaxis)
     ax.set_xlabel("prompt length [tokens]")
     ax.set_ylabel("time")
-    ax.legend(loc="upper left", fontsize=8.5)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=8.5, frameon=False)
     if title:
         ax.set_title(title, loc="left", fontsize=10)
     return ax
+
+
+#: Share of a stacked-row plot's x range kept free right of the longest bar for its total
+#: (inside the axes: the static book draws only what lies inside them).
+_TOTAL_ROOM = 0.16
 
 
 def _serving_values(deployment):
@@ -148,10 +156,10 @@ def serving_plot(deployment, *, ax=None, title=None):
             ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}",
                     label=None if label in handles else label)
             handles.append(label)
-        ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}",
-                transform=ax.get_yaxis_transform())
+        ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}")
     ax.set_yticks(y, ["time to first token", "inter-token latency"])
-    ax.set_xlim(0, 1)
+    ax.set_xlim(0, 1.22)
+    ax.set_xticks(np.linspace(0.0, 1.0, 6))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("share of the latency")
     ax.grid(axis="y", visible=False)
@@ -176,7 +184,7 @@ def update_serving_plot(ax, deployment):
     totals = {row: sum(parts.values()) for row, parts in values.items()}
     lefts = {row: 0.0 for row in values}
     changed = []
-    for artist in list(ax.patches) + list(ax.texts):
+    for artist in ax.patches:
         gid = artist.get_gid() or ""
         if gid.startswith("segment:"):
             _, row, part = gid.split(":", 2)
@@ -185,8 +193,227 @@ def update_serving_plot(ax, deployment):
             artist.set_width(share)
             lefts[row] += share
             changed.append(artist)
-        elif gid.startswith("total:"):
-            row = gid.split(":", 1)[1]
-            artist.set_text(u.format_time(totals[row]))
+    for artist in ax.texts:
+        gid = artist.get_gid() or ""
+        if gid.startswith("total:"):
+            artist.set_text(u.format_time(totals[gid.split(":", 1)[1]]))
             changed.append(artist)
     return changed
+
+
+@styled
+def serving_all_reduce_plot(sizes_bytes, lines_s, *, chosen_s=None, chosen_label=None, published=None, ax=None,
+                            title=None):
+    """All-reduce time against message size, one line per mechanism, the engine's choice drawn over them.
+
+    Parameters
+    ----------
+    sizes_bytes : array_like
+        Message sizes [B].
+    lines_s : mapping of str to array_like
+        Label → time of each mechanism at each size [s] (NaN where it cannot run).
+    chosen_s : array_like, optional
+        The engine's choice at each size [s], drawn thick.
+    chosen_label : str, optional
+    published : sequence of (str, float, float), optional
+        (label, size [B], time [s]) of published measurements, drawn as markers.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    lines_s = dict(lines_s)
+    if not lines_s:
+        raise ValueError("serving_all_reduce_plot needs at least one line")
+    if ax is None:
+        _, ax = new_figure(7.0, 4.0)
+    x = np.asarray(sizes_bytes, dtype=float)
+    styles = ("-", "--", "-.", ":", (0, (5, 1)))
+    for index, (label, values) in enumerate(lines_s.items()):
+        values = np.asarray(values, dtype=float)
+        if values.shape != x.shape:
+            raise ValueError(f"line {label!r} has {values.size} values for {x.size} sizes")
+        ax.plot(x, values, linestyle=styles[index % len(styles)], color=_LINE_COLORS[index % len(_LINE_COLORS)],
+                label=label, linewidth=1.6)
+    if chosen_s is not None:
+        ax.plot(x, np.asarray(chosen_s, dtype=float), color=PALETTE["black"], linewidth=3.2, alpha=0.35,
+                label=chosen_label or "what the engine runs", zorder=1)
+    markers = ("o", "s", "^", "D")
+    for index, label in enumerate(dict.fromkeys(p[0] for p in (published or ()))):
+        points = [(size, time) for name, size, time in published if name == label]
+        ax.plot([p[0] for p in points], [p[1] for p in points], linestyle="none", marker=markers[index % 4],
+                markersize=6, markerfacecolor="white", markeredgecolor=PALETTE["black"], label=label, zorder=5)
+    ax.set_xscale("log", base=2)
+    ticks = [2.0 ** k for k in range(int(np.ceil(np.log2(x.min()))), int(np.floor(np.log2(x.max()))) + 1, 4)]
+    ax.set_xticks(ticks, [u.format_bytes(t, binary=True) for t in ticks])
+    ax.set_yscale("log")
+    time_axis(ax.yaxis, subs=(1.0, 2.0, 5.0))
+    ax.set_xlabel("all-reduced message (log scale)")
+    ax.set_ylabel("time of one all-reduce (log scale)")
+    ax.legend(loc="upper left", fontsize=8)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10)
+    return ax
+
+
+#: Rows of :func:`wide_ep_plot` and their parts, with colours: compute cool, communication warm.
+WIDE_EP_PARTS = {
+    "compute": {"attention": PALETTE["sky"], "experts": COLORS["compute"]},
+    "communication": {"dispatch": PALETTE["orange"], "combine": COLORS["communication"]},
+    "MoE layer as run": {"computing": PALETTE["grey"], "waiting for the network": PALETTE["purple"]},
+}
+
+
+def _wide_ep_values(decode):
+    exposed = decode.exposed_communication_s
+    return {
+        "compute": {"attention": decode.attention_s, "experts": decode.experts_s},
+        "communication": {"dispatch": decode.dispatch_s, "combine": decode.combine_s},
+        "MoE layer as run": {"computing": decode.layer_s - exposed, "waiting for the network": exposed},
+    }
+
+
+def _stacked_rows(ax, parts, labels, xlabel, xlim):
+    rows = list(parts)
+    y = np.arange(len(rows))[::-1]
+    for yi, row in zip(y, rows):
+        for part, colour in parts[row].items():
+            ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}", label=part)
+        ax.text(0.0, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}")
+    ax.set_yticks(y, labels)
+    ax.set_xlim(*xlim)
+    ax.set_xticks(np.linspace(0.0, 1.0, 6))
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=8, frameon=False)
+
+
+def _update_rows(ax, values, scale, totals):
+    lefts = {row: 0.0 for row in values}
+    changed = []
+    for artist in ax.patches:
+        gid = artist.get_gid() or ""
+        if gid.startswith("segment:"):
+            _, row, part = gid.split(":", 2)
+            width = values[row][part] / scale if scale else 0.0
+            artist.set_x(lefts[row])
+            artist.set_width(width)
+            lefts[row] += width
+            changed.append(artist)
+    # Totals sit just past their bar's end; a bar running off the axes has its total at the edge.
+    right = ax.get_xlim()[1]
+    for artist in ax.texts:
+        gid = artist.get_gid() or ""
+        if gid.startswith("total:"):
+            row = gid.split(":", 1)[1]
+            artist.set_text(totals[row])
+            artist.set_x(min(lefts[row], right - _TOTAL_ROOM * right) + 0.01 * right)
+            changed.append(artist)
+    return changed
+
+
+@styled
+def wide_ep_plot(decode, *, ax=None, title=None):
+    """One MoE layer of a wide-EP decode step: compute, dispatch and combine, and the layer as run.
+
+    Bars are shares of the layer's time as run (overlapped or not); the absolute
+    times are written beside them.
+
+    Parameters
+    ----------
+    decode : WideEPDecode
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if not isinstance(decode, WideEPDecode):
+        raise TypeError(f"decode must be a WideEPDecode, got {type(decode).__name__}")
+    if ax is None:
+        _, ax = new_figure(7.5, 3.0)
+    _stacked_rows(ax, WIDE_EP_PARTS, ["compute", "dispatch + combine", "MoE layer as run"],
+                  "share of one MoE layer's time as run", (0, 1.2))
+    if title:
+        ax.set_title(title, loc="left", fontsize=9)
+    update_wide_ep_plot(ax, decode)
+    return ax
+
+
+def update_wide_ep_plot(ax, decode):
+    """Set the bars and totals of :func:`wide_ep_plot` to ``decode``; return the changed artists.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes :func:`wide_ep_plot` drew.
+    decode : WideEPDecode
+        The new result.
+    """
+    values = _wide_ep_values(decode)
+    totals = {row: u.format_time(sum(parts.values())) for row, parts in values.items()}
+    return _update_rows(ax, values, decode.layer_s, totals)
+
+
+#: Rows of :func:`ttft_tiers_plot` and their parts.
+TTFT_PARTS = {
+    "cached": {"load the cached prefix": PALETTE["purple"], "prefill the rest": COLORS["compute"],
+               "KV transfer to decode (exposed)": COLORS["communication"]},
+    "recomputed": {"prefill everything": PALETTE["sky"], "KV transfer (exposed)": PALETTE["orange"]},
+}
+
+
+def _ttft_values(result):
+    return {
+        "cached": {"load the cached prefix": result.load_s, "prefill the rest": result.prefill_s,
+                   "KV transfer to decode (exposed)": result.transfer.exposed_s},
+        "recomputed": {"prefill everything": result.recompute_s, "KV transfer (exposed)": result.transfer.exposed_s},
+    }
+
+
+@styled
+def ttft_tiers_plot(result, *, ax=None, title=None):
+    """Time to first token with the prefix loaded from a KV tier, against recomputing it all.
+
+    Bars are shares of the uncached TTFT (a cached bar past 100% means loading
+    costs more than recomputing); the absolute times are written beside them.
+
+    Parameters
+    ----------
+    result : DisaggregatedTTFT
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if not isinstance(result, DisaggregatedTTFT):
+        raise TypeError(f"result must be a DisaggregatedTTFT, got {type(result).__name__}")
+    if ax is None:
+        _, ax = new_figure(7.5, 2.8)
+    _stacked_rows(ax, TTFT_PARTS, ["with the cached prefix", "recomputing it all"],
+                  "share of the time to first token without a cache", (0, 1.3))
+    if title:
+        ax.set_title(title, loc="left", fontsize=9)
+    update_ttft_tiers_plot(ax, result)
+    return ax
+
+
+def update_ttft_tiers_plot(ax, result):
+    """Set the bars and totals of :func:`ttft_tiers_plot` to ``result``; return the changed artists.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes :func:`ttft_tiers_plot` drew.
+    result : DisaggregatedTTFT
+        The new result.
+    """
+    values = _ttft_values(result)
+    totals = {"cached": u.format_time(result.ttft_s), "recomputed": u.format_time(result.uncached_ttft_s)}
+    return _update_rows(ax, values, result.uncached_ttft_s, totals)

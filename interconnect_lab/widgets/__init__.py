@@ -9,7 +9,7 @@ from .collectives import CollectivePanel, NcclChoicePanel
 from .cost import ClusterCostPanel
 from .energy import PowerBillPanel
 from .fabric import IncastPanel, RoutingPanel, SprayPanel, StragglerPanel
-from .inference import ServingPanel
+from .inference import KVTierPanel, ServingPanel, WideEPPanel
 from .memory import OffloadPanel
 from .moe import MoEPanel
 from .panel import Panel
@@ -28,5 +28,6 @@ __all__ = [
     "CollectivePanel", "NcclChoicePanel",
     "TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel",
     "RoutingPanel", "IncastPanel", "StragglerPanel", "SprayPanel", "CheckpointPanel",
-    "PowerBillPanel", "MoEPanel", "ServingPanel", "TopologyPanel", "ScaleUpPanel", "CalibrationPanel",
+    "PowerBillPanel", "MoEPanel", "ServingPanel", "WideEPPanel", "KVTierPanel", "TopologyPanel", "ScaleUpPanel",
+    "CalibrationPanel",
 ]

@@ -1,0 +1,1 @@
+"""Tests of interconnect_lab.inference, one file per module."""
