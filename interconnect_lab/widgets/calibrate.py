@@ -52,6 +52,11 @@ class CalibrationPanel(Panel):
         nccl-tests output for ``log="paste"``.
     """
 
+    #: The rendered book's variant: the shipped logs and what to compare them with.
+    static_controls = ("log", "reference")
+    static_grid = {"log": tuple(name for _, name in log_options() if name != PASTE)}
+    static_note = "Pasting your own nccl-tests output also needs the notebook."
+
     def __init__(self, *, log="v100_dgx2_all_reduce", text=""):
         self.controls = {
             "log": widgets.Dropdown(options=log_options(), value=log, description="nccl-tests log", **_CONTROL),

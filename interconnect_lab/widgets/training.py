@@ -96,6 +96,11 @@ class TrainingRunPanel(Panel):
         Initial tokens to train on, for the days [token].
     """
 
+    #: The rendered book's variant: MegaScale's switches one at a time, the sweep's best split or a
+    #: hand-set tensor-parallel degree; the model, cluster and the rest of the split as in the text.
+    static_controls = ("best_split", "tensor_parallel", *(field for _, field in OVERLAP_SWITCHES))
+    static_grid = {"tensor_parallel": (4, 8, 16)}
+
     GPU_COUNTS = (8, 16, 32, 64, 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
     BATCHES = (8, 16, 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192)
     DEGREES = (1, 2, 4, 8, 16, 32, 64)
