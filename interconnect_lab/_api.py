@@ -528,6 +528,13 @@ MODULES = {
             "time_unit",
         ),
     ),
+    "interconnect_lab.plotting.legibility": (
+        "Whether a figure reads: texts that do not collide, stay in the figure and legends that name what is drawn.",
+        (
+            "DrawnText", "drawn_texts", "overlapping_texts", "texts_outside", "undrawn_legend_entries",
+            "ambiguous_legend_entries", "figure_problems", "TOLERANCE_PX",
+        ),
+    ),
     "interconnect_lab.plotting.tables": (
         "Tables for the book: rendered as an HTML table in the book, as aligned text everywhere else.",
         ("Table",),
@@ -655,8 +662,8 @@ MODULES = {
         "Panels in the rendered book, without a kernel: every control value computed at build time.",
         (
             "ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
-            "control_grid", "export", "figure_scene", "encode_data", "decode_data", "static_html",
-            "snapshot_html", "kernel_note_html", "ERROR_CLASS", "error_html",
+            "control_grid", "grid", "fixed_settings", "export", "figure_scene", "encode_data", "decode_data",
+            "static_html", "note_html", "ERROR_CLASS", "error_html",
         ),
     ),
     "interconnect_lab.widgets.utilization": (
