@@ -41,6 +41,7 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import units as u
+from .._validation import NotPossible
 from ..collectives import COLLECTIVES, bus_bandwidth_factor
 
 __all__ = ["NCCL_TESTS_PROGRAMS", "NcclTestsMeasurement", "NcclTestsRun", "parse_nccl_tests"]
@@ -341,8 +342,14 @@ def _row(number, line, lead, check):
     return row
 
 
+def _a_run(collective):
+    """'an all-gather run', 'a broadcast run': a collective's run in words."""
+    name = collective.replace("_", "-")
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} run"
+
+
 def _bandwidth_mismatch(rows, collective, n_ranks, convention):
-    """The first printed bandwidth that the convention does not explain, as a message, or None.
+    """The first printed bandwidth that the convention does not explain, as (message, plain sentence), or None.
 
     ``current``: algbw = S / t and busbw = algbw x f(n) (nccl-tests since 2019).
     ``legacy``: early nccl-tests printed, for all-gather and reduce-scatter,
@@ -365,7 +372,8 @@ def _bandwidth_mismatch(rows, collective, n_ranks, convention):
             if abs(algbw_gb - expected) > tolerance:
                 return (f"nccl-tests output, line {number}: {name} algbw {algbw_token} GB/s does not equal "
                         f"size / time = {row['size']} B / {time_token} us = {plain:.4g} GB/s; the row is "
-                        "garbled or its columns are shifted")
+                        "garbled or its columns are shifted",
+                        f"Line {number} of the log is garbled: its bandwidth is not its size over its time.")
             if algbw_gb < 1.0:
                 continue
             bus = factors if convention == "current" else [1.0]
@@ -373,7 +381,10 @@ def _bandwidth_mismatch(rows, collective, n_ranks, convention):
                 return (f"nccl-tests output, line {number}: {name} busbw {busbw_token} GB/s is not "
                         f"algbw {algbw_token} GB/s x {factors[0]:.4g}, the bus factor of {collective!r} on "
                         f"{n_ranks} ranks; is the collective right (pass collective=...) and is the "
-                        "'Using devices' list complete?")
+                        "'Using devices' list complete?",
+                        f"The bus bandwidths of this log do not fit {_a_run(collective)} on {n_ranks} ranks: "
+                        "choose the collective it was measured with, and check that its list of devices is "
+                        "complete.")
     return None
 
 
@@ -384,7 +395,7 @@ def _bandwidth_convention(rows, collective, n_ranks):
     if collective in ("all_gather", "reduce_scatter") and \
             _bandwidth_mismatch(rows, collective, n_ranks, "legacy") is None:
         return "legacy"
-    raise ValueError(problem)
+    raise NotPossible(problem[0], plain=problem[1])
 
 
 def parse_nccl_tests(text, *, collective=None):
@@ -570,11 +581,15 @@ def parse_nccl_tests(text, *, collective=None):
     program = (named or "").removesuffix("_mpi") or next(p for p, c in NCCL_TESTS_PROGRAMS.items() if c == chosen)
     redops = [row["redop"] for _, row in rows if row["redop"] is not None]
     if chosen in _REDUCTIONS and "none" in redops:
-        raise ValueError(f"rows with redop 'none' cannot be a {chosen!r} run, which reduces; "
-                         "is the collective right?")
+        raise NotPossible(f"rows with redop 'none' cannot be a {chosen!r} run, which reduces; "
+                          "is the collective right?",
+                          plain=f"This log reduces nothing, so it is not {_a_run(chosen)}: choose the collective it "
+                                "was measured with.")
     if chosen not in _REDUCTIONS and chosen != "send_recv" and any(r != "none" for r in redops):
-        raise ValueError(f"rows with a reduction ({redops[0]!r}) cannot be a {chosen!r} run; "
-                         "is the collective right?")
+        raise NotPossible(f"rows with a reduction ({redops[0]!r}) cannot be a {chosen!r} run; "
+                          "is the collective right?",
+                          plain=f"This log reduces (its rows name a {redops[0]}), so it is not {_a_run(chosen)}: "
+                                "choose the collective it was measured with.")
     n_ranks = len(hosts)
     convention = _bandwidth_convention(rows, chosen, n_ranks)
 

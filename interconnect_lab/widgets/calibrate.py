@@ -10,6 +10,8 @@ message, which names the line.
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -19,6 +21,7 @@ from ..calibrate import COLLECTIVES_FOR_TEXT, REFERENCES, SHIPPED_LOGS, Calibrat
 from ..plotting.calibrate import calibration_plot
 from ..plotting.style import styled
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["CalibrationPanel"]
 
@@ -39,6 +42,21 @@ def log_options():
     options = [(f"{entry.system.split(',')[0]}: {entry.program} ({entry.name})", name)
                for name, entry in SHIPPED_LOGS.items() if entry.tool == "nccl-tests"]
     return tuple(options) + (("your own: paste nccl-tests output below", PASTE),)
+
+
+def _reason(error, *, pasted):
+    """Why a log was not calibrated, in a reader's words.
+
+    The model's plain sentence when it has one; for a pasted text the parser's messages are
+    written for programmers, so the reader learns where the text stopped reading as nccl-tests
+    output and what to paste.
+    """
+    if getattr(error, "plain", None) or not pasted:
+        return refusal_text(error)
+    line = re.search(r"\bline (\d+)", str(error))
+    where = f" at its line {line.group(1)}" if line else ""
+    return (f"The pasted text does not read as nccl-tests output{where}: paste what the program printed, from its "
+            "first line to the '# Avg bus bandwidth' line, and choose its collective if it does not name one.")
 
 
 class CalibrationPanel(Panel):
@@ -86,11 +104,11 @@ class CalibrationPanel(Panel):
         try:
             return _Outcome(calibrate_nccl_tests(source, collective=collective, reference=chosen), None)
         except (ValueError, TypeError) as error:
-            return _Outcome(None, str(error))
+            return _Outcome(None, _reason(error, pasted=log == PASTE))
 
     def describe(self, outcome):
         if outcome.error:
-            return f"<b>Not calibrated:</b> {outcome.error}"
+            return f"<b>Not calibrated.</b> {html.escape(outcome.error)}"
         c = outcome.calibration
         fit, link = c.fit, c.link
         worst = c.comparison.worst_by_regime()

@@ -56,7 +56,7 @@ from matplotlib.patches import Patch
 
 __all__ = ["ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
            "control_grid", "grid", "fixed_settings", "export", "figure_scene", "encode_data", "decode_data",
-           "static_html", "note_html", "ERROR_CLASS", "error_html"]
+           "static_html", "note_html", "ERROR_CLASS", "GENERIC_REFUSAL", "refusal_text", "error_html"]
 
 #: Environment variable that turns build mode on ("1"): set by the book's Sphinx extension.
 ENV = "INTERCONNECT_LAB_STATIC_PANELS"
@@ -77,16 +77,40 @@ FIGURE_DIGITS = 5
 ERROR_CLASS = "il-panel-error"
 
 
+#: What a panel says of a refused combination whose reason the model states only for programmers.
+GENERIC_REFUSAL = "The model cannot compute these settings together: change one of them."
+
+
+def refusal_text(error) -> str:
+    """A refused combination in a reader's words: the model's plain sentence, else :data:`GENERIC_REFUSAL`.
+
+    The model raises :class:`interconnect_lab._validation.NotPossible` for values that are each
+    valid but cannot go together; its ``plain`` sentence names no parameter or code. Any other
+    error's message is written for programmers and is not shown to a reader.
+
+    Parameters
+    ----------
+    error : Exception
+        What the model raised.
+
+    Examples
+    --------
+    >>> refusal_text(ValueError("ep_degree = 64 must divide experts = 8"))
+    'The model cannot compute these settings together: change one of them.'
+    """
+    return getattr(error, "plain", None) or GENERIC_REFUSAL
+
+
 def error_html(error) -> str:
-    """The readout for a combination the model refuses: its message, marked ``ERROR_CLASS``.
+    """The readout for a combination the model refuses: why, in a sentence, marked ``ERROR_CLASS``.
 
     Parameters
     ----------
     error : Exception
         What the model raised.
     """
-    return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible: '
-            f"{html.escape(str(error))}</span>")
+    return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible. '
+            f"{html.escape(refusal_text(error))}</span>")
 
 
 class NotStatic(Exception):
