@@ -524,8 +524,8 @@ MODULES = {
     "interconnect_lab.plotting.style": (
         "The book's visual style: a colour-blind-safe palette and readable defaults.",
         (
-            "PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in", "axes_size_in",
-            "time_unit",
+            "PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "legend_label", "bar_legend",
+            "bar_legend_is_current", "text_width_in", "axes_size_in", "time_unit",
         ),
     ),
     "interconnect_lab.plotting.legibility": (
@@ -663,7 +663,7 @@ MODULES = {
         (
             "ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
             "control_grid", "grid", "fixed_settings", "export", "figure_scene", "encode_data", "decode_data",
-            "static_html", "note_html", "ERROR_CLASS", "error_html",
+            "static_html", "note_html", "ERROR_CLASS", "GENERIC_REFUSAL", "refusal_text", "error_html",
         ),
     ),
     "interconnect_lab.widgets.utilization": (

@@ -13,7 +13,7 @@ from matplotlib.ticker import PercentFormatter
 from .. import units as u
 from ..inference import ServingDeployment
 from .moe import _time_axis
-from .style import COLORS, PALETTE, new_figure, styled
+from .style import COLORS, PALETTE, bar_legend, new_figure, styled
 
 __all__ = ["decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS"]
 
@@ -141,13 +141,10 @@ def serving_plot(deployment, *, ax=None, title=None):
         _, ax = new_figure(7.5, 2.6)
     rows = list(SERVING_PARTS)
     y = np.arange(len(rows))[::-1]
-    handles = []
     for yi, row in zip(y, rows):
         for part, colour in SERVING_PARTS[row].items():
             label = "tensor-parallel all-reduces" if "all-reduces" in part else part
-            ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}",
-                    label=None if label in handles else label)
-            handles.append(label)
+            ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}", label=label)
         ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}",
                 transform=ax.get_yaxis_transform())
     ax.set_yticks(y, ["time to first token", "inter-token latency"])
@@ -155,10 +152,11 @@ def serving_plot(deployment, *, ax=None, title=None):
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("share of the latency")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=3, fontsize=8, frameon=False)
     if title:
         ax.set_title(title, loc="left", fontsize=9)
     update_serving_plot(ax, deployment)
+    # The parts this deployment draws (co-located prefill and decode move no KV cache).
+    bar_legend(ax, loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=3, fontsize=8, frameon=False)
     return ax
 
 

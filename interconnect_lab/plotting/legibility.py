@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from matplotlib import colors as mcolors
-from matplotlib.collections import Collection
+from matplotlib.collections import Collection, PathCollection
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
@@ -54,32 +54,40 @@ TOLERANCE_PX = 1.5
 
 @dataclass(frozen=True)
 class DrawnText:
-    """One text as drawn: its string, box on the canvas [px], the axes it belongs to and what it is."""
+    """One text as drawn: its string, box on the canvas [px], the axes it belongs to and what it is.
+
+    ``box`` holds the text upright or turned; ``corners`` are the text's own rectangle, turned
+    with it (a label at 40 degrees fills only a strip of its box).
+    """
 
     text: str
     box: Bbox
     axes: object          # the Axes it belongs to, or None for the figure's own texts
     kind: str             # "title", "label", "tick", "legend", "annotation" or "figure"
     artist: Text
+    corners: tuple = ()   # ((x, y), ...) of the turned rectangle [px]; empty: the box itself
 
     def __str__(self):
         return repr(self.text.replace("\n", " ")[:60])
 
 
-def _kind(text, figure):
+def _owners(figure):
+    """Which axes each text of the figure belongs to, and what it is: ``{id(text): (axes, kind)}``."""
+    owners = {}
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            owners[id(axis.label)] = (ax, "label")
+            owners[id(axis.offsetText)] = (ax, "tick")
+            for tick in [*axis.majorTicks, *axis.minorTicks]:
+                owners[id(tick.label1)] = owners[id(tick.label2)] = (ax, "tick")
+        for title in (ax.title, ax._left_title, ax._right_title):
+            owners[id(title)] = (ax, "title")
+        for text in ax.texts:
+            owners[id(text)] = (ax, "annotation")
     for legend in _legends(figure):
-        if text in legend.texts or text is legend.get_title():
-            return "legend"
-    ax = text.axes
-    if ax is not None:
-        if text in (ax.title, ax._left_title, ax._right_title):
-            return "title"
-        if text in (ax.xaxis.label, ax.yaxis.label):
-            return "label"
-        if text in ax.texts:
-            return "annotation"
-        return "tick"   # tick labels and the axis offset text ("1e6")
-    return "figure"
+        for text in [*legend.texts, legend.get_title()]:
+            owners[id(text)] = (legend.axes, "legend")
+    return owners
 
 
 def _legends(figure):
@@ -98,7 +106,8 @@ def _recording_texts(into):
     def draw(self, renderer):
         result = original(self, renderer)
         if self.get_visible() and self.get_text().strip():
-            into.append((self, self.get_window_extent(renderer)))
+            box = self.get_window_extent(renderer)
+            into.append((self, box, _turned_corners(self, box, renderer)))
         return result
 
     Text.draw = draw
@@ -106,6 +115,26 @@ def _recording_texts(into):
         yield
     finally:
         Text.draw = original
+
+
+def _turned_corners(text, box, renderer):
+    """The corners of a turned text's own rectangle [px] (empty for upright and sideways text).
+
+    A turned rectangle's centre is its bounding box's; its sides are the upright text's.
+    """
+    angle = text.get_rotation() % 180
+    if angle % 90 == 0:
+        return ()
+    text.set_rotation(0)
+    try:
+        upright = text.get_window_extent(renderer)
+    finally:
+        text.set_rotation(angle)
+    theta = np.radians(angle)
+    along, across = np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)])
+    centre = np.array([(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2])
+    w, h = upright.width / 2, upright.height / 2
+    return tuple(tuple(centre + sx * w * along + sy * h * across) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
 
 
 def drawn_texts(figure, draw=None) -> list[DrawnText]:
@@ -121,19 +150,16 @@ def drawn_texts(figure, draw=None) -> list[DrawnText]:
     recorded = []
     with _recording_texts(recorded):
         (draw or figure.draw_without_rendering)()
+    owners = _owners(figure)
     seen, texts = set(), []
-    for artist, box in recorded:
+    for artist, box, corners in recorded:
         if id(artist) in seen:
             continue
         seen.add(id(artist))
         if _clipped_away(artist, box):
             continue
-        owner = artist.axes
-        if owner is None:
-            owner = next((legend.axes for legend in _legends(figure)
-                          if artist in legend.texts and legend.axes is not None), None)
-        texts.append(DrawnText(artist.get_text(), Bbox(box.get_points().copy()), owner,
-                               _kind(artist, figure), artist))
+        owner, kind = owners.get(id(artist), (artist.axes, "figure" if artist.axes is None else "annotation"))
+        texts.append(DrawnText(artist.get_text(), Bbox(box.get_points().copy()), owner, kind, artist, corners))
     return texts
 
 
@@ -153,6 +179,29 @@ def _overlap(a, b, by=TOLERANCE_PX):
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
+def _polygon(text):
+    """A text's outline, shrunk by :data:`TOLERANCE_PX` on every side, as a (4, 2) array."""
+    if not text.corners:
+        x0, y0, x1, y1 = _shrunk(text.box).extents
+        return np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    corners = np.array(text.corners)
+    centre = corners.mean(axis=0)
+    toward = centre - corners
+    return corners + TOLERANCE_PX * toward / np.maximum(np.linalg.norm(toward, axis=1, keepdims=True), 1e-9)
+
+
+def _polygons_overlap(a, b):
+    """Whether two convex outlines overlap: no side of either separates them (separating axes)."""
+    for outline in (a, b):
+        for i in range(len(outline)):
+            edge = outline[(i + 1) % len(outline)] - outline[i]
+            normal = np.array([-edge[1], edge[0]])
+            pa, pb = a @ normal, b @ normal
+            if pa.max() <= pb.min() or pb.max() <= pa.min():
+                return False
+    return True
+
+
 def overlapping_texts(texts) -> list[tuple[DrawnText, DrawnText]]:
     """Pairs of drawn texts whose boxes overlap by more than :data:`TOLERANCE_PX`.
 
@@ -164,12 +213,13 @@ def overlapping_texts(texts) -> list[tuple[DrawnText, DrawnText]]:
     pairs = []
     for i, a in enumerate(texts):
         for b in texts[i + 1:]:
-            if _overlap(a.box, b.box):
+            if _overlap(a.box, b.box) and (not (a.corners or b.corners)
+                                           or _polygons_overlap(_polygon(a), _polygon(b))):
                 pairs.append((a, b))
     return pairs
 
 
-def texts_outside(figure, texts) -> list[tuple[DrawnText, str]]:
+def texts_outside(figure, texts, *, saved_tight=False) -> list[tuple[DrawnText, str]]:
     """Texts cut off at the figure's edge, or running into the plotting area of another axes.
 
     Parameters
@@ -177,16 +227,18 @@ def texts_outside(figure, texts) -> list[tuple[DrawnText, str]]:
     figure : matplotlib.figure.Figure
     texts : list of DrawnText
         From :func:`drawn_texts`.
+    saved_tight : bool
+        The figure is saved with ``bbox_inches="tight"`` (as the notebook's inline backend
+        does), which grows the image to hold every text: none is cut at its edge.
     """
     canvas = figure.bbox
     problems = []
     areas = [(ax, ax.get_window_extent()) for ax in figure.axes if ax.get_visible() and ax.axison]
     for text in texts:
         box = text.box
-        if (box.x0 < canvas.x0 - TOLERANCE_PX or box.y0 < canvas.y0 - TOLERANCE_PX
-                or box.x1 > canvas.x1 + TOLERANCE_PX or box.y1 > canvas.y1 + TOLERANCE_PX):
+        if not saved_tight and (box.x0 < canvas.x0 - TOLERANCE_PX or box.y0 < canvas.y0 - TOLERANCE_PX
+                                or box.x1 > canvas.x1 + TOLERANCE_PX or box.y1 > canvas.y1 + TOLERANCE_PX):
             problems.append((text, "leaves the figure"))
-            continue
         if text.axes is None or text.kind == "legend":
             continue
         for ax, area in areas:
@@ -222,6 +274,8 @@ def _style(handle):
         line = handle.get_linestyle() not in ("None", "none", "", " ")
         marker = handle.get_marker() not in (None, "", " ", "None", "none")
         color = handle.get_color() if line else handle.get_markerfacecolor()
+        if not line and _rgb(color) in (None, (1.0, 1.0, 1.0)):   # a hollow marker: its edge tells
+            color = handle.get_markeredgecolor()
         return ("line" if line else "marker", _rgb(color), handle.get_linestyle() if line else None,
                 str(handle.get_marker()) if marker else None, None)
     if isinstance(handle, Patch):
@@ -229,7 +283,10 @@ def _style(handle):
         return ("patch", _rgb(face), None, None, handle.get_hatch() or None)
     if isinstance(handle, Collection):
         faces = handle.get_facecolor()
-        return ("patch", _rgb(faces[0]) if len(faces) else None, None, None, handle.get_hatch() or None)
+        paths = handle.get_paths()
+        shape = (tuple(np.round(paths[0].vertices, 2).ravel()) if isinstance(handle, PathCollection) and paths
+                 else None)   # a scatter's marker
+        return ("patch", _rgb(faces[0]) if len(faces) else None, None, shape, handle.get_hatch() or None)
     return ("other", None, None, None, None)
 
 
@@ -297,13 +354,36 @@ def _looks_like(style, artist):
     return hatch is None or drawn[4] == hatch
 
 
+def _flatten(items):
+    for item in items:
+        if isinstance(item, (tuple, list)):
+            yield from _flatten(item)
+        elif item is not None:
+            yield item
+
+
+def _labelled(figure, label):
+    """The artists that carry ``label``: lines, patches and collections, and the parts of a labelled
+    container (the bars of ``ax.bar``, the lines of ``ax.errorbar``)."""
+    found = [(ax, a) for ax, a in _artists(figure) if a.get_label() == label]
+    for ax in figure.axes:
+        for container in ax.containers:
+            parts = [part for part in _flatten(container) if hasattr(part, "get_visible")]
+            # ``ax.hist`` labels its first bar only, which may be empty: the label is the container's.
+            if container.get_label() == label or any(part.get_label() == label for part in parts):
+                found += [(ax, part) for part in parts]
+    return found
+
+
 def _entry_drawn(figure, handle, label):
     """Whether the figure draws what a legend entry names (see :func:`undrawn_legend_entries`)."""
-    by_label = [(ax, a) for ax, a in _artists(figure) if a.get_label() == label]
+    by_label = _labelled(figure, label)
     if any(_shows_data(a, ax) for ax, a in by_label):
         return True
-    if by_label and not any(a.get_visible() for _, a in by_label):
-        return False  # the artist it names is hidden
+    stand_ins = all(isinstance(a, Line2D) and a.get_visible() and len(a.get_xdata()) == 0 for _, a in by_label)
+    if by_label and not stand_ins:
+        return False  # what it names is hidden, out of view, or of zero size
+    # A legend of stand-ins (``ax.plot([], [], label=...)`` or handles made for it): what looks the same.
     style = _style(handle)
     if style[1] is None:
         return True  # a swatch we cannot compare: give it the benefit of the doubt
@@ -352,7 +432,7 @@ def ambiguous_legend_entries(figure) -> list[tuple[str, str]]:
     return pairs
 
 
-def figure_problems(figure, draw=None) -> list[str]:
+def figure_problems(figure, draw=None, *, saved_tight=False) -> list[str]:
     """Everything that keeps ``figure`` from reading well, one plain line each (empty when none).
 
     Parameters
@@ -360,10 +440,12 @@ def figure_problems(figure, draw=None) -> list[str]:
     figure : matplotlib.figure.Figure
     draw : callable, optional
         Draws the figure; see :func:`drawn_texts`.
+    saved_tight : bool
+        The figure is saved with ``bbox_inches="tight"``; see :func:`texts_outside`.
     """
     texts = drawn_texts(figure, draw)
     problems = [f"text {a} overlaps text {b}" for a, b in overlapping_texts(texts)]
-    problems += [f"text {text} {why}" for text, why in texts_outside(figure, texts)]
+    problems += [f"text {text} {why}" for text, why in texts_outside(figure, texts, saved_tight=saved_tight)]
     problems += [f"legend entry {label!r} names nothing drawn" for label in undrawn_legend_entries(figure)]
     problems += [f"legend entries {a!r} and {b!r} look the same" for a, b in ambiguous_legend_entries(figure)]
     return problems

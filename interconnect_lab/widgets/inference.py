@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import html
 import ipywidgets as widgets
 
 from ..inference import INFERENCE_MODELS, serving_deployment
 from ..plotting.inference import serving_plot, update_serving_plot
-from ..plotting.style import styled
+from ..plotting.style import bar_legend_is_current, styled
 from ..units import format_bytes, format_time
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["ServingPanel", "TENSOR_PARALLEL", "BATCHES", "CONTEXTS", "KV_LINKS"]
 
@@ -70,12 +72,12 @@ class ServingPanel(Panel):
                                             kv_link=link or "InfiniBand NDR", layerwise=layerwise,
                                             algorithm=algorithm)
         except ValueError as error:
-            return {"error": str(error)}
+            return {"error": refusal_text(error)}
         return {"deployment": deployment}
 
     def describe(self, result):
         if "error" in result:
-            return f"<b>Not possible:</b> {result['error']}"
+            return f"<b>Not possible.</b> {html.escape(result['error'])}"
         d = result["deployment"]
         kv = "" if d.kv is None else (f" The {format_bytes(d.kv.kv_bytes)} KV cache takes "
                                       f"{format_time(d.kv.total_s)} to move; the first token waits "
@@ -106,5 +108,7 @@ class ServingPanel(Panel):
         if "error" in result or not ax.axison or not ax.patches:
             return None
         changed = update_serving_plot(ax, result["deployment"])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
         changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
         return changed

@@ -232,7 +232,8 @@ class Panel:
             key.append((ax.get_visible(), ax.get_xlim(), ax.get_ylim(), _axis_key(ax.xaxis), _axis_key(ax.yaxis),
                         tuple(ax.get_title(loc).count("\n") + bool(ax.get_title(loc))
                               for loc in ("left", "center", "right")),
-                        ax.get_legend() is not None))
+                        # a legend's size: more entries take more rows, which the layout makes room for
+                        None if ax.get_legend() is None else len(ax.get_legend().texts)))
         return key
 
     def _background_key(self):
