@@ -601,9 +601,15 @@ MODULES = {
     "interconnect_lab.plotting.style": (
         "The book's visual style: a colour-blind-safe palette and readable defaults.",
         (
-            "PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in",
-            "axes_size_in",
-            "time_unit",
+            "PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "legend_label", "bar_legend",
+            "bar_legend_is_current", "text_width_in", "axes_size_in", "time_unit",
+        ),
+    ),
+    "interconnect_lab.plotting.legibility": (
+        "Whether a figure reads: texts that do not collide, stay in the figure and legends that name what is drawn.",
+        (
+            "DrawnText", "drawn_texts", "overlapping_texts", "texts_outside", "undrawn_legend_entries",
+            "ambiguous_legend_entries", "figure_problems", "TOLERANCE_PX",
         ),
     ),
     "interconnect_lab.plotting.tables": (
@@ -743,8 +749,8 @@ MODULES = {
         "Panels in the rendered book, without a kernel: every control value computed at build time.",
         (
             "ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
-            "control_grid", "export", "figure_scene", "encode_data", "decode_data", "static_html",
-            "snapshot_html", "kernel_note_html", "ERROR_CLASS", "error_html",
+            "control_grid", "grid", "fixed_settings", "export", "figure_scene", "encode_data", "decode_data",
+            "static_html", "note_html", "ERROR_CLASS", "GENERIC_REFUSAL", "refusal_text", "error_html",
         ),
     ),
     "interconnect_lab.widgets.utilization": (

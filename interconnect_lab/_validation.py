@@ -28,12 +28,38 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["check_number", "check_integer", "check_choice", "check_flag", "check_finite_result", "as_output",
-           "MAX_COUNT"]
+__all__ = ["NotPossible", "check_number", "check_integer", "check_choice", "check_flag", "check_finite_result",
+           "as_output", "MAX_COUNT"]
 
 #: Largest count (ranks, GPUs, hosts, tokens, ...) a model accepts unless it documents a
 #: smaller bound: 2**53, the largest integer below which every integer is exactly a float.
 MAX_COUNT = 2 ** 53
+
+
+class NotPossible(ValueError):
+    """Values that are each valid but cannot go together, said for a programmer and for a reader.
+
+    ``str(error)`` names the parameters, the values and the rule, as every error of the
+    library does; ``error.plain`` says the same in a sentence without code names or
+    symbols (for the book's panels, whose readers set the values with sliders).
+
+    Parameters
+    ----------
+    message : str
+        For a programmer.
+    plain : str
+        For a reader: a sentence, starting with a capital and ending with a full stop.
+
+    Examples
+    --------
+    >>> error = NotPossible("hosts = 4096 must be <= 2048", plain="Two tiers connect at most 2,048 hosts.")
+    >>> str(error), error.plain
+    ('hosts = 4096 must be <= 2048', 'Two tiers connect at most 2,048 hosts.')
+    """
+
+    def __init__(self, message, *, plain):
+        super().__init__(message)
+        self.plain = plain
 
 
 def _bound(value):

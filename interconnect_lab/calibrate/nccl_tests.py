@@ -63,7 +63,7 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import units as u
-from .._validation import check_integer, check_number
+from .._validation import NotPossible, check_integer, check_number
 from ..collectives import COLLECTIVES, bus_bandwidth_factor
 
 __all__ = ["NCCL_TESTS_PROGRAMS", "RANK_COUNT_SOURCES", "NcclTestsMeasurement", "NcclTestsRun", "parse_nccl_tests"]
@@ -480,8 +480,14 @@ def _busbw_needs_ranks(rows, collective):
                                                  for _, _, _, group in _checked_groups(rows))
 
 
+def _a_run(collective):
+    """'an all-gather run', 'a broadcast run': a collective's run in words."""
+    name = collective.replace("_", "-")
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} run"
+
+
 def _bandwidth_mismatch(rows, collective, n_ranks, convention):
-    """The first printed bandwidth that the convention does not explain, as a message, or None.
+    """The first printed bandwidth that the convention does not explain, as the error to raise, or None.
 
     ``current``: algbw = S / t and busbw = algbw x f(n) (nccl-tests since 2019).
     ``legacy``: early nccl-tests printed, for all-gather and reduce-scatter,
@@ -504,22 +510,28 @@ def _bandwidth_mismatch(rows, collective, n_ranks, convention):
         tolerance = (expected * _decimals_half_unit(time_token) / time_us
                      + _decimals_half_unit(algbw_token) + 1e-9) * 1.5
         if abs(algbw_gb - expected) > tolerance:
-            return (f"nccl-tests output, line {number}: {name} algbw {algbw_token} GB/s does not equal "
-                    f"size / time = {row['size']} B / {time_token} us = {plain:.4g} GB/s; the row is "
-                    "garbled or its columns are shifted")
+            return NotPossible(
+                f"nccl-tests output, line {number}: {name} algbw {algbw_token} GB/s does not equal "
+                f"size / time = {row['size']} B / {time_token} us = {plain:.4g} GB/s; the row is "
+                "garbled or its columns are shifted",
+                plain=f"Line {number} of the log does not read as nccl-tests prints a "
+                      f"{collective.replace('_', '-')}: choose the collective the log ran, or check that the line "
+                      "is whole.")
         if algbw_gb < 1.0 or not factors:
             continue
         bus = factors if convention == "current" else [1.0]
         if not any(abs(busbw_gb - f * algbw_gb) <= 0.0051 * (1 + f) + 1e-9 for f in bus):
-            return (f"nccl-tests output, line {number}: {name} busbw {busbw_token} GB/s is not "
-                    f"algbw {algbw_token} GB/s x {factors[0]:.4g}, the bus factor of {collective!r} on "
-                    f"{n_ranks} ranks; is the collective right (pass collective=...) and is the "
-                    "number of ranks right?")
+            return NotPossible(
+                f"nccl-tests output, line {number}: {name} busbw {busbw_token} GB/s is not "
+                f"algbw {algbw_token} GB/s x {factors[0]:.4g}, the bus factor of {collective!r} on "
+                f"{n_ranks} ranks; is the collective right (pass collective=...) and is the number of ranks right?",
+                plain=f"The log's bus bandwidths are not those of a {collective.replace('_', '-')} on "
+                      f"{n_ranks} GPUs: choose the collective the log ran, or the number of GPUs it ran on.")
     return None
 
 
 def _bandwidth_convention(rows, collective, n_ranks):
-    """The convention that explains every printed bandwidth, or the first mismatch as a message."""
+    """The convention that explains every printed bandwidth, or the first mismatch as the error to raise."""
     problem = _bandwidth_mismatch(rows, collective, n_ranks, "current")
     if problem is None:
         return "current", None
@@ -770,12 +782,13 @@ def _rank_count(preamble, rows, collective, n_ranks, first_row):
         if problem is None:
             return count, source, convention
         if source != "header":
-            raise ValueError(problem + f" (n = {count} from the {source})")
+            problem.args = (f"{problem} (n = {count} from the {source})",)
+            raise problem
     hint = _ranks_hint(rows, collective)
     if not _busbw_needs_ranks(rows, collective):
         convention, problem = _bandwidth_convention(rows, collective, None)
         if problem:
-            raise ValueError(problem)
+            raise problem
         return None, "unknown", convention
     if candidates:      # the header's count, contradicted by busbw
         count = candidates[0][0]
@@ -879,7 +892,9 @@ def parse_nccl_tests(text, *, collective=None, n_ranks=None):
     given = _normalize_collective(collective)
     from_output = _normalize_collective(named)
     if given and from_output and given != from_output:
-        raise ValueError(f"collective={collective!r} disagrees with the output, which names {named!r}")
+        raise NotPossible(f"collective={collective!r} disagrees with the output, which names {named!r}",
+                          plain=f"The log was measured as a {from_output.replace('_', '-')}, not a "
+                                f"{given.replace('_', '-')}: choose its collective, or leave it as the log says.")
     chosen = given or from_output
     if chosen is None:
         raise ValueError("this nccl-tests output does not name its collective (older versions print no "
@@ -887,11 +902,15 @@ def parse_nccl_tests(text, *, collective=None, n_ranks=None):
     program = (named or "").removesuffix("_mpi") or next(p for p, c in NCCL_TESTS_PROGRAMS.items() if c == chosen)
     redops = [row["redop"] for _, row in rows if row["redop"] is not None]
     if chosen in _REDUCTIONS and "none" in redops:
-        raise ValueError(f"rows with redop 'none' cannot be a {chosen!r} run, which reduces; "
-                         "is the collective right?")
+        raise NotPossible(f"rows with redop 'none' cannot be a {chosen!r} run, which reduces; "
+                          "is the collective right?",
+                          plain=f"This log reduces nothing, so it is not {_a_run(chosen)}: choose the collective it "
+                                "was measured with.")
     if chosen not in _REDUCTIONS and chosen != "send_recv" and any(r != "none" for r in redops):
-        raise ValueError(f"rows with a reduction ({redops[0]!r}) cannot be a {chosen!r} run; "
-                         "is the collective right?")
+        raise NotPossible(f"rows with a reduction ({redops[0]!r}) cannot be a {chosen!r} run; "
+                          "is the collective right?",
+                          plain=f"This log reduces (its rows name a {redops[0]}), so it is not {_a_run(chosen)}: "
+                                "choose the collective it was measured with.")
     count, source, convention = _rank_count(preamble, rows, chosen, n_ranks, rows[0][0])
 
     def measurement(index):

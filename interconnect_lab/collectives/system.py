@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .. import units as u
-from .._validation import check_choice, check_flag, check_integer, check_number
+from .._validation import NotPossible, check_choice, check_flag, check_integer, check_number
 from ..sources import Source
 
 __all__ = [
@@ -113,8 +113,10 @@ def nvlink_bytes_per_s(link) -> float:
     """
     entry = _link(link) if isinstance(link, str) else link
     if entry.name not in _BY_NVLINK:
-        raise ValueError(f"link {entry.name!r} is not an NVLink generation NCCL knows: "
-                         f"{', '.join(map(repr, _BY_NVLINK))}")
+        raise NotPossible(f"link {entry.name!r} is not an NVLink generation NCCL knows: "
+                          f"{', '.join(map(repr, _BY_NVLINK))}",
+                          plain=f"NCCL's tables, which time the collectives, start at NVLink 2: {entry.name} "
+                                "cannot be priced. Choose a later generation.")
     return entry.links_per_gpu * NCCL_NVLINK_BYTES_PER_S_PER_LINK[_BY_NVLINK[entry.name]]
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_flag, check_integer, check_number
+from .._validation import NotPossible, check_flag, check_integer, check_number
 
 __all__ = ["MAX_EXPERTS", "MAX_TOKENS", "expected_ranks_per_token", "zipf_expert_shares", "RoutingLoad",
            "routing_load", "incast_fan_in"]
@@ -87,8 +87,10 @@ def expected_ranks_per_token(experts, top_k, ep_degree):
     top_k = check_integer("top_k", top_k, minimum=1, maximum=experts)
     ep = check_integer("ep_degree", ep_degree, minimum=1)
     if experts % ep:
-        raise ValueError(f"ep_degree = {ep} is not valid for {experts} experts: it must divide the number of "
-                         "experts (each GPU holds a whole number of experts)")
+        raise NotPossible(f"ep_degree = {ep} is not valid for {experts} experts: it must divide the number of "
+                          "experts (each GPU holds a whole number of experts)",
+                          plain=f"{experts} experts cannot be shared evenly by {ep} GPUs: each GPU holds a whole "
+                                "number of experts, so the expert-parallel group must divide the experts.")
     return distinct_groups(ep, experts // ep, top_k)
 
 
@@ -216,8 +218,10 @@ def routing_load(tokens, experts, top_k, ep_degree, *, skew=0.0, seed=0, capacit
                          "must be <= 2**53 to be counted exactly")
     n = check_integer("ep_degree", ep_degree, minimum=1)
     if experts % n:
-        raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
-                         "experts (each GPU holds a whole number of experts)")
+        raise NotPossible(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
+                          "experts (each GPU holds a whole number of experts)",
+                          plain=f"{experts} experts cannot be shared evenly by {n} GPUs: each GPU holds a whole "
+                                "number of experts, so the expert-parallel group must divide the experts.")
     seed = check_integer("seed", seed, minimum=0)
     skew = check_number("skew", skew, minimum=0, maximum=10, scalar=True)
     factor = None if capacity_factor is None else check_number("capacity_factor", capacity_factor, minimum=1,

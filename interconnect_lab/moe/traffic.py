@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .. import catalog, collectives
 from .._deprecation import deprecated_attribute
 from .._lookup import resolve
-from .._validation import check_flag, check_integer, check_number
+from .._validation import NotPossible, check_choice, check_flag, check_integer, check_number
 from ..catalog.variants import VARIANT_GPUS, VARIANT_LINKS
 from ..collectives.model import MAX_BANDWIDTH_BYTES_PER_S, MIN_BANDWIDTH_BYTES_PER_S
 from ..sources import Source
@@ -220,8 +220,10 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
         deduplicate = check_flag("deduplicate", deduplicate)
     g = n if domain_size is None else check_integer("domain_size", domain_size, minimum=1)
     if n > g and n % g:
-        raise ValueError(f"ep_degree = {n} is not valid for domain_size = {g}: a group larger than one domain "
-                         "must span whole domains (a multiple of domain_size)")
+        raise NotPossible(f"ep_degree = {n} is not valid for domain_size = {g}: a group larger than one domain "
+                          "must span whole domains (a multiple of domain_size)",
+                          plain=f"An expert-parallel group of {n} GPUs is larger than one {g}-GPU domain, so it must "
+                                f"span whole domains: a multiple of {g} GPUs.")
     g = min(g, n)
     if deduplicate is None:
         deduplicate = experts is not None
@@ -230,8 +232,10 @@ def all_to_all_traffic(tokens_per_gpu, hidden_size, top_k, ep_degree, *, bytes_p
     if experts is not None:
         experts = check_experts(experts, minimum=k)
         if experts % n:
-            raise ValueError(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
-                             "experts (each GPU holds a whole number of experts)")
+            raise NotPossible(f"ep_degree = {n} is not valid for {experts} experts: it must divide the number of "
+                              "experts (each GPU holds a whole number of experts)",
+                              plain=f"{experts} experts cannot be shared evenly by {n} GPUs: each GPU holds a whole "
+                                    "number of experts, so the expert-parallel group must divide the experts.")
     token_bytes = hidden * b + scale
     domains = n // g
     limit = None if max_domains_per_token is None else check_integer("max_domains_per_token",

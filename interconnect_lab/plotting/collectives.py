@@ -368,7 +368,7 @@ def bus_bandwidth_scaling_plot(counts, bus_bandwidths, *, xlabel, ax=None, link_
 ALGORITHM_COLORS = MappingProxyType({
     "ring": PALETTE["blue"], "tree": PALETTE["orange"], "nvls": PALETTE["green"], "nvls_tree": PALETTE["sky"],
     "pat": PALETTE["purple"], "collnet_direct": PALETTE["vermillion"], "collnet_chain": PALETTE["yellow"],
-    "p2p": PALETTE["grey"],
+    "p2p": PALETTE["black"],
 })
 
 #: How each protocol is drawn: a hatch in the map, a line style on the bandwidth curve.
@@ -413,11 +413,20 @@ def _map_handles(choice_map):
     return handles
 
 
-def _limit_handles(collective):
-    return [Line2D([], [], color=PALETTE["black"], linestyle="--", linewidth=1,
-                   label="one GPU's NVLink (as NCCL counts it)"),
-            Line2D([], [], color=PALETTE["grey"], linestyle="-.", linewidth=1.5, label=_ports_label(collective)),
-            Line2D([], [], color=PALETTE["grey"], linestyle=":", linewidth=1.2, label="crossover: the choice changes")]
+def _limit_handles(choice_map, nodes):
+    """Legend of the busbw plot at ``nodes``: the limits drawn there, and the crossovers if there are any."""
+    limits = choice_map.bus_bandwidth_limits(nodes)
+    handles = []
+    if "nvlink" in limits:
+        handles.append(Line2D([], [], color=PALETTE["black"], linestyle="--", linewidth=1,
+                              label="one GPU's NVLink (as NCCL counts it)"))
+    if "ports" in limits:
+        handles.append(Line2D([], [], color=PALETTE["grey"], linestyle="-.", linewidth=1.5,
+                              label=_ports_label(choice_map.collective)))
+    if choice_map.crossovers_at(nodes):
+        handles.append(Line2D([], [], color=PALETTE["grey"], linestyle=":", linewidth=1.2,
+                              label="crossover: the choice changes"))
+    return handles
 
 
 def _gb_label(value, _position=None):
@@ -509,8 +518,8 @@ def nccl_choice_plot(choice_map, nodes, *, axes=None):
     busbw_ax.yaxis.set_minor_locator(NullLocator())
     busbw_ax.set_ylabel("bus bandwidth [GB/s]")
     legend_below(map_ax, handles=_map_handles(choice_map), ncols=2, fontsize=8)
-    legend_below(busbw_ax, handles=_limit_handles(choice_map.collective), ncols=1, fontsize=8)
     update_nccl_choice_plot(axes, choice_map, nodes)
+    legend_below(busbw_ax, handles=_limit_handles(choice_map, nodes), ncols=1, fontsize=8)
     return axes
 
 
@@ -529,7 +538,8 @@ def _stretches(x, y, shown):
 def update_nccl_choice_plot(axes, choice_map, nodes):
     """Show another node count on a :func:`nccl_choice_plot` in place; return the artists changed.
 
-    The map must be the one the figure was drawn with.
+    The map must be the one the figure was drawn with. The legend stays as drawn: when the
+    limits or the crossovers at ``nodes`` differ from those it names, draw the figure again.
 
     Parameters
     ----------

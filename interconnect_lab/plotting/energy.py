@@ -7,7 +7,7 @@ import numpy as np
 from .. import units as u
 from ..energy import POWER_PARTS
 from .cost import PART_COLORS
-from .style import PALETTE, new_figure, styled
+from .style import PALETTE, legend_label, new_figure, styled
 
 __all__ = ["POWER_COLORS", "power_breakdown_plot", "energy_per_bit_plot"]
 
@@ -58,7 +58,7 @@ def power_breakdown_plot(bills, *, labels=None, ax=None, title=None):
     left = np.zeros(len(bills))
     for part in POWER_PARTS:
         values = np.array([b.power_breakdown_w[part] / b.cluster.gpus for b in bills])
-        ax.barh(y, values, left=left, height=0.6, color=POWER_COLORS[part], label=part)
+        ax.barh(y, values, left=left, height=0.6, color=POWER_COLORS[part], label=legend_label(part, values))
         left += values
     for yi, total, bill in zip(y, left, bills):
         network = bill.network_power_w / bill.cluster.gpus

@@ -14,7 +14,7 @@ from matplotlib.ticker import PercentFormatter
 from .. import units as u
 from ..inference import DisaggregatedTTFT, ServingDeployment, WideEPDecode
 from .moe import time_axis
-from .style import COLORS, PALETTE, new_figure, styled
+from .style import COLORS, PALETTE, bar_legend, new_figure, styled
 
 __all__ = ["decode_all_reduce_plot", "kv_transfer_plot", "serving_plot", "update_serving_plot", "SERVING_PARTS",
            "serving_all_reduce_plot", "wide_ep_plot", "update_wide_ep_plot", "WIDE_EP_PARTS", "ttft_tiers_plot",
@@ -149,24 +149,23 @@ def serving_plot(deployment, *, ax=None, title=None):
         _, ax = new_figure(7.5, 2.6)
     rows = list(SERVING_PARTS)
     y = np.arange(len(rows))[::-1]
-    handles = []
     for yi, row in zip(y, rows):
         for part, colour in SERVING_PARTS[row].items():
             label = "tensor-parallel all-reduces" if "all-reduces" in part else part
-            ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}",
-                    label=None if label in handles else label)
-            handles.append(label)
-        ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}")
+            ax.barh(yi, 0.0, left=0.0, height=0.55, color=colour, gid=f"segment:{row}:{part}", label=label)
+        ax.text(1.01, yi, "", va="center", ha="left", fontsize=9, gid=f"total:{row}",
+                transform=ax.get_yaxis_transform())
     ax.set_yticks(y, ["time to first token", "inter-token latency"])
     ax.set_xlim(0, 1.22)
     ax.set_xticks(np.linspace(0.0, 1.0, 6))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("share of the latency")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=3, fontsize=8, frameon=False)
     if title:
         ax.set_title(title, loc="left", fontsize=9)
     update_serving_plot(ax, deployment)
+    # The parts this deployment draws (co-located prefill and decode move no KV cache).
+    bar_legend(ax, loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=3, fontsize=8, frameon=False)
     return ax
 
 
@@ -288,7 +287,11 @@ def _stacked_rows(ax, parts, labels, xlabel, xlim):
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel(xlabel)
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=8, frameon=False)
+
+
+def _rows_legend(ax):
+    """The legend of :func:`_stacked_rows`: the parts that draw something (redrawn when that changes)."""
+    bar_legend(ax, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=8, frameon=False)
 
 
 def _update_rows(ax, values, scale, totals):
@@ -341,6 +344,7 @@ def wide_ep_plot(decode, *, ax=None, title=None):
     if title:
         ax.set_title(title, loc="left", fontsize=9)
     update_wide_ep_plot(ax, decode)
+    _rows_legend(ax)
     return ax
 
 
@@ -401,6 +405,7 @@ def ttft_tiers_plot(result, *, ax=None, title=None):
     if title:
         ax.set_title(title, loc="left", fontsize=9)
     update_ttft_tiers_plot(ax, result)
+    _rows_legend(ax)
     return ax
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, PercentFormatter
 
 from .. import units as u
-from .style import COLORS, PALETTE, axes_size_in, new_figure, styled, text_width_in
+from .style import COLORS, PALETTE, axes_size_in, bar_legend, new_figure, styled, text_width_in
 
 __all__ = ["memory_wall_plot", "kv_cache_plot", "offload_share_plot", "offload_memory_plot",
            "offload_paths_plot", "update_offload_memory", "update_offload_paths", "decode_plot", "PATH_COLORS",
@@ -414,11 +414,12 @@ def offload_paths_plot(labels, steps, *, selected=None, ax=None, limit=None):
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("step time relative to compute alone [%]")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.22), ncol=3, fontsize=7, frameon=False,
-              handlelength=1.0, columnspacing=0.8, handletextpad=0.4)
     ax.offload_artists = {"compute": list(compute_bars), "hidden": list(hidden_bars),
                           "exposed": list(exposed_bars), "texts": texts}
     update_offload_paths(ax, steps, selected)
+    # The parts these steps draw (no transfer, or none hidden, draws nothing of that part).
+    bar_legend(ax, loc="upper center", bbox_to_anchor=(0.4, -0.22), ncol=3, fontsize=7, frameon=False,
+               handlelength=1.0, columnspacing=0.8, handletextpad=0.4)
     return ax
 
 

@@ -16,7 +16,7 @@ from matplotlib.patches import FancyArrowPatch
 from .. import units as u
 from ..rdma import GPU_PATHS, MOVERS, SEGMENTS, GpuTransfer, HostTransfer
 from .collectives import size_axis
-from .style import PALETTE, new_figure, styled
+from .style import PALETTE, legend_label, new_figure, styled
 
 __all__ = ["MOVER_COLORS", "STACK_COLORS", "PATH_COLORS", "data_path_plot", "host_transfer_plot",
            "host_memory_plot", "gpu_transfer_plot", "update_gpu_transfer_plot"]
@@ -210,8 +210,10 @@ def host_memory_plot(demands, available_bytes_per_s, *, ax=None, available_label
     y = np.arange(len(demands))[::-1]
     values = np.array(list(demands.values())) / u.GB_per_s
     over = values > available
-    ax.barh(y[over], values[over], height=0.6, color=PALETTE["vermillion"], label="needs more than the host has")
-    ax.barh(y[~over], values[~over], height=0.6, color=PALETTE["green"], label="fits")
+    # A legend entry only for a kind of bar that is drawn.
+    ax.barh(y[over], values[over], height=0.6, color=PALETTE["vermillion"],
+            label=legend_label("needs more than the host has", values[over]))
+    ax.barh(y[~over], values[~over], height=0.6, color=PALETTE["green"], label=legend_label("fits", values[~over]))
     ax.axvline(available, color=PALETTE["black"], linestyle="--", linewidth=1.2,
                label=f"{available_label} ({available:,.0f} GB/s)")
     for yi, value in zip(y, values):

@@ -12,13 +12,14 @@ import contextlib
 import functools
 
 import matplotlib as mpl
+import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.transforms import ScaledTranslation
 
 from ..units import ms, ns, us
 
-__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "text_width_in", "axes_size_in",
-           "time_unit"]
+__all__ = ["PALETTE", "COLORS", "STYLE", "styled", "new_figure", "legend_below", "legend_label", "bar_legend",
+           "bar_legend_is_current", "text_width_in", "axes_size_in", "time_unit"]
 
 #: Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies.
 PALETTE = {
@@ -132,6 +133,71 @@ def legend_below(ax, *, gap_pt=36.0, **legend):
     offset = ScaledTranslation(0.0, -gap_pt / 72.0, ax.figure.dpi_scale_trans)
     return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + offset,
                      borderaxespad=0.0, **legend)
+
+
+def legend_label(label, values):
+    """``label``, or no legend entry (matplotlib's leading underscore) when ``values`` draw nothing.
+
+    A stacked bar's part that is zero everywhere is not drawn, so the legend does not name it.
+
+    Parameters
+    ----------
+    label : str
+        The part's name.
+    values : float or array_like
+        Its sizes, one per bar.
+
+    Examples
+    --------
+    >>> legend_label("pipeline bubble", [0.0, 0.0]), legend_label("compute", [1.5, 0.0])
+    ('_pipeline bubble', 'compute')
+    """
+    return label if np.any(np.asarray(values, dtype=float) > 0) else f"_{label}"
+
+
+def _drawn_bar_groups(ax):
+    """Each label of the axes' bar groups that draws something, once, with its first such group."""
+    groups = {}
+    for container in ax.containers:
+        label = container.get_label()
+        if label.startswith("_") or label in groups:
+            continue
+        if any(bar.get_visible() and bar.get_width() > 0 and bar.get_height() > 0 for bar in container):
+            groups[label] = container
+    return groups
+
+
+def bar_legend(ax, **legend):
+    """A legend that names each group of bars drawing something, once per label.
+
+    For figures whose bars change in place (a panel's fast redraw): a part of zero
+    length draws nothing and is not named; :func:`bar_legend_is_current` says when
+    the bars no longer match the legend.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    **legend
+        Passed to ``Axes.legend``.
+
+    Returns
+    -------
+    matplotlib.legend.Legend
+    """
+    groups = _drawn_bar_groups(ax)
+    return ax.legend(handles=list(groups.values()), labels=list(groups), **legend)
+
+
+def bar_legend_is_current(ax):
+    """Whether the legend :func:`bar_legend` drew still names exactly the bar groups that draw something.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    """
+    legend = ax.get_legend()
+    named = [text.get_text() for text in legend.texts] if legend is not None else []
+    return named == list(_drawn_bar_groups(ax))
 
 
 def text_width_in(text, fontsize):

@@ -195,6 +195,8 @@ def max_hosts_plot(radices, *, switches=(), tiers=(2, 3), marks=(), ax=None, tit
     radices = np.asarray(sorted(radices))
     if radices.size == 0:
         raise ValueError("max_hosts_plot needs at least one radix")
+    # The curves reach the largest switch marked, so that every switch in the legend is drawn.
+    radices = np.unique(np.concatenate([radices, [sw.ports for sw in switches if sw.ports > radices.max()]]))
     if ax is None:
         _, ax = new_figure(7.0, 4.8)
     colours = {1: PALETTE["grey"], 2: TIER_COLORS["spine"], 3: TIER_COLORS["core"]}

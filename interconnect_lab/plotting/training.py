@@ -11,7 +11,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from .. import units as u
-from .style import COLORS, PALETTE, axes_size_in, new_figure, styled, text_width_in
+from .style import COLORS, PALETTE, axes_size_in, legend_label, new_figure, styled, text_width_in
 
 __all__ = ["training_breakdown_plot", "published_comparison_plot", "memory_breakdown_plot",
            "pipeline_schedule_plot", "mfu_scaling_plot", "ablation_replay_plot", "network_scan_plot",
@@ -79,7 +79,7 @@ def training_breakdown_plot(labels, steps, *, ax=None, normalize=False):
         values = np.array([float(getattr(step, name)) for step in steps])
         if normalize:
             values = 100 * values / totals
-        ax.barh(y, values, left=left, color=color, label=label, height=0.6)
+        ax.barh(y, values, left=left, color=color, label=legend_label(label, values), height=0.6)
         left += values
     for row, step, end in zip(y, steps, left):
         ax.text(end, row, f"  MFU {float(step.mfu):.0%}", va="center", fontsize=9)
@@ -178,7 +178,7 @@ def memory_breakdown_plot(labels, memories, *, ax=None):
     left = np.zeros(len(labels))
     for name, label, color in _MEMORY_PARTS:
         values = np.array([float(getattr(memory, name)) for memory in memories]) / 1e9
-        ax.barh(y, values, left=left, color=color, label=label, height=0.6)
+        ax.barh(y, values, left=left, color=color, label=legend_label(label, values), height=0.6)
         left += values
     capacities = {float(memory.capacity_bytes) for memory in memories}
     for capacity in capacities:

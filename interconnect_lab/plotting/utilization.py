@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..units import format_time
-from .style import COLORS, new_figure, styled
+from .style import COLORS, legend_label, new_figure, styled
 
 __all__ = ["step_time_plot", "step_breakdown_plot", "ablation_plot"]
 
@@ -45,13 +45,15 @@ def step_time_plot(step, *, ax=None, compute_efficiency=1.0, time_limit_s=None, 
     compute, hidden = step.compute_s, step.hidden_communication_s
     exposed, total = step.exposed_communication_s, step.step_s
     gpu, net = _LANES["GPU"], _LANES["network"]
-    ax.barh(gpu, compute, left=0, height=_BAR_HEIGHT, color=COLORS["compute"], label="compute")
+    # A part of zero length is drawn as nothing and left out of the legend.
+    ax.barh(gpu, compute, left=0, height=_BAR_HEIGHT, color=COLORS["compute"],
+            label=legend_label("compute", compute))
     ax.barh(gpu, total - compute, left=compute, height=_BAR_HEIGHT, color="white",
-            edgecolor=COLORS["idle"], hatch="//", label="GPU idle, waiting for data")
+            edgecolor=COLORS["idle"], hatch="//", label=legend_label("GPU idle, waiting for data", total - compute))
     ax.barh(net, hidden, left=compute - hidden, height=_BAR_HEIGHT, color=COLORS["hidden"],
-            label="communication hidden under compute")
+            label=legend_label("communication hidden under compute", hidden))
     ax.barh(net, exposed, left=compute, height=_BAR_HEIGHT, color=COLORS["communication"],
-            label="communication exposed")
+            label=legend_label("communication exposed", exposed))
     ax.set_yticks([gpu, net], ["GPU", "network"])
     ax.set_ylim(-0.5, 2.45)  # headroom above the lanes for the legend
     ax.set_xlim(0, time_limit_s if time_limit_s is not None else 1.05 * total)

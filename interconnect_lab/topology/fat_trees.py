@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from .. import catalog
 from .._lookup import resolve
-from .._validation import check_choice, check_integer, check_number
+from .._validation import NotPossible, check_choice, check_integer, check_number
 
 __all__ = ["FatTree", "fat_tree", "max_hosts", "PATHS", "PathLatency", "path_latency", "MAX_RADIX"]
 
@@ -286,9 +286,10 @@ def max_hosts(radix, tiers, *, oversubscription=1.0, rails=1):
     rails = check_integer("rails", rails, minimum=1, maximum=radix)
     if tiers == 1:
         if oversubscription != 1:
-            raise ValueError(
+            raise NotPossible(
                 f"oversubscription = {oversubscription:g} is not valid for a 1-tier tree "
-                "(a single switch has no up-ports): it must be 1")
+                "(a single switch has no up-ports): it must be 1",
+                plain="A single switch has no links up to oversubscribe: a one-tier tree is non-blocking.")
         return radix
     if tiers == 3 and rails > radix // 2:
         raise ValueError(
@@ -521,10 +522,12 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
                 "(a single switch has no up-ports): it must be 1")
     down, up = _leaf_ports(radix, oversubscription)
     if tiers == 3 and rails > radix // 2:
-        raise ValueError(
+        raise NotPossible(
             f"rails = {rails} is not valid for a 3-tier tree of radix-{radix} switches: a pod "
             f"holds whole rail groups of at most radix/2 = {radix // 2} leaves, so it must be "
-            f"<= {radix // 2}")
+            f"<= {radix // 2}",
+            plain=f"A three-tier tree of {radix}-port switches takes at most {radix // 2} rails (a pod holds "
+                  f"whole groups of leaves, one per rail); {rails} is too many.")
 
     candidates = (tiers,) if tiers is not None else (
         (1, 2, 3) if oversubscription == 1 else (2, 3))
@@ -537,10 +540,16 @@ def fat_tree(hosts, radix=None, *, switch=None, tiers=None, oversubscription=1.0
     else:
         t = buildable[-1]
         limit = _max_hosts(radix, t, radix if t == 1 else down, rails)
-        raise ValueError(
+        design = ", ".join(([f"{oversubscription:g}:1 oversubscribed"] if oversubscription != 1 else [])
+                           + ([f"{rails} rails"] if rails > 1 else []))
+        design = f" ({design})" if design else ""
+        more = ("a third tier, " if t < 3 else "") + "switches with more ports or more oversubscription"
+        raise NotPossible(
             f"hosts = {hosts} is not valid for a {t}-tier fat tree of radix-{radix} switches "
             f"(oversubscription {oversubscription:g}, rails {rails}): it must be <= {limit}; "
-            "use more tiers, a larger radix or more oversubscription")
+            "use more tiers, a larger radix or more oversubscription",
+            plain=f"A {('one', 'two', 'three')[t - 1]}-tier fat tree of {radix}-port switches{design} connects at "
+                  f"most {limit:,} hosts, fewer than {hosts:,}: it takes {more}.")
 
     common = dict(hosts=hosts, radix=radix, tiers=tiers, oversubscription=oversubscription,
                   rails=rails, port_bytes_per_s=port_bytes_per_s, switch=switch_name,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._validation import check_choice, check_integer
+from .._validation import NotPossible, check_choice, check_integer
 from .models import RECOMPUTATION, TransformerModel
 
 
@@ -89,18 +89,26 @@ class ParallelConfig:
                                  f"{self.data_parallel}: the replicas are whole shard groups")
         replica = self.data_parallel * self.microbatch_size
         if self.global_batch_size % replica:
-            raise ValueError(
+            raise NotPossible(
                 f"global_batch_size = {self.global_batch_size} sequences is not divisible by "
                 f"data_parallel x microbatch_size = {self.data_parallel} x {self.microbatch_size} = {replica}: "
-                "every data-parallel replica needs a whole number of microbatches")
+                "every data-parallel replica needs a whole number of microbatches",
+                plain=f"A batch of {self.global_batch_size:,} sequences does not split into {self.data_parallel:,} "
+                      f"data-parallel copies of whole microbatches of {self.microbatch_size}: the batch must be a "
+                      f"multiple of {replica:,}.")
         if self.interleave > 1:
             if self.pipeline_parallel == 1:
-                raise ValueError(f"interleave = {self.interleave} needs pipeline_parallel > 1: "
-                                 "model chunks interleave across pipeline stages")
+                raise NotPossible(f"interleave = {self.interleave} needs pipeline_parallel > 1: "
+                                  "model chunks interleave across pipeline stages",
+                                  plain=f"{self.interleave} model chunks per stage need more than one pipeline "
+                                        "stage to interleave across.")
             if self.microbatches % self.pipeline_parallel:
-                raise ValueError(
+                raise NotPossible(
                     f"the interleaved schedule needs the microbatch count m = {self.microbatches} to be "
-                    f"divisible by pipeline_parallel = {self.pipeline_parallel} (Megatron-LM's requirement)")
+                    f"divisible by pipeline_parallel = {self.pipeline_parallel} (Megatron-LM's requirement)",
+                    plain=f"The interleaved schedule needs the microbatches of each data-parallel copy "
+                          f"({self.microbatches:,}) to be a multiple of the {self.pipeline_parallel} pipeline "
+                          "stages, as Megatron-LM requires.")
 
     @property
     def gpus(self) -> int:
@@ -126,21 +134,28 @@ def divides_model(model, t):
 
 def check_divides(model, t, p, c, v, *, uneven_pipeline=False):
     """Raise ``ValueError`` naming everything of ``model`` that degrees t, p, c and v do not divide."""
-    problems = []
+    problems, plain = [], []
     if model.heads % t:
         problems.append(f"heads = {model.heads} are not divisible by tensor_parallel = {t}")
+        plain.append(f"its {model.heads} attention heads do not share evenly among {t} tensor-parallel GPUs")
     if model.kv_heads % t and t % model.kv_heads:
         problems.append(f"kv_heads = {model.kv_heads} and tensor_parallel = {t}: neither divides the other")
+        plain.append(f"its {model.kv_heads} key-value heads and {t} tensor-parallel GPUs do not divide one another")
     if model.ffn_hidden_size % t:
         problems.append(f"ffn_hidden_size = {model.ffn_hidden_size} is not divisible by tensor_parallel = {t}")
+        plain.append(f"its feed-forward width of {model.ffn_hidden_size:,} does not share evenly among {t} GPUs")
     if model.layers % (p * v) and not uneven_pipeline:
         what = f"pipeline_parallel x interleave = {p} x {v} = {p * v}" if v > 1 else f"pipeline_parallel = {p}"
         problems.append(f"layers = {model.layers} are not divisible by {what} "
                         "(uneven_pipeline=True lets some stages hold one layer fewer)")
+        where = f"{p} pipeline stages of {v} chunks each" if v > 1 else f"{p} pipeline stages"
+        plain.append(f"its {model.layers} layers do not share evenly among {where}")
     if model.sequence_length % c:
         problems.append(f"sequence_length = {model.sequence_length} is not divisible by context_parallel = {c}")
+        plain.append(f"its {model.sequence_length:,}-token sequences do not share evenly among {c} GPUs")
     if problems:
-        raise ValueError(f"model {model.name!r} cannot be split this way: " + "; ".join(problems))
+        raise NotPossible(f"model {model.name!r} cannot be split this way: " + "; ".join(problems),
+                          plain=f"{model.name} cannot be split this way: " + "; ".join(plain) + ".")
 
 
 def parallel_config(gpus, *, global_batch_size, tensor_parallel=1, pipeline_parallel=1,
@@ -171,9 +186,12 @@ def parallel_config(gpus, *, global_batch_size, tensor_parallel=1, pipeline_para
     context_parallel = check_integer("context_parallel", context_parallel, minimum=1)
     model_parallel = tensor_parallel * pipeline_parallel * context_parallel
     if gpus % model_parallel:
-        raise ValueError(
+        raise NotPossible(
             f"gpus = {gpus} is not divisible by tensor_parallel x pipeline_parallel x context_parallel = "
-            f"{tensor_parallel} x {pipeline_parallel} x {context_parallel} = {model_parallel}")
+            f"{tensor_parallel} x {pipeline_parallel} x {context_parallel} = {model_parallel}",
+            plain=f"{gpus:,} GPUs do not make whole copies of the model: one copy takes {model_parallel:,} GPUs "
+                  f"({tensor_parallel} tensor-parallel x {pipeline_parallel} pipeline stages"
+                  + (f" x {context_parallel} context-parallel" if context_parallel > 1 else "") + ").")
     return ParallelConfig(global_batch_size=global_batch_size, tensor_parallel=tensor_parallel,
                           pipeline_parallel=pipeline_parallel, context_parallel=context_parallel,
                           data_parallel=gpus // model_parallel, **more)

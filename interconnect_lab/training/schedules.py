@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_integer, check_number
+from .._validation import NotPossible, check_integer, check_number
 
 
 def pipeline_bubble_fraction(pipeline_parallel, microbatches, interleave=1):
@@ -160,8 +160,10 @@ def pipeline_schedule(pipeline_parallel, microbatches, interleave=1, *, backward
     v = check_integer("interleave", interleave, minimum=1, maximum=16)
     ratio = check_number("backward_ratio", backward_ratio, minimum=0, min_inclusive=False, maximum=10, scalar=True)
     if v > 1 and m % p:
-        raise ValueError(f"microbatches = {m} must be a multiple of pipeline_parallel = {p} when "
-                         f"interleave = {v} > 1 (Megatron-LM's interleaved schedule requires it)")
+        raise NotPossible(f"microbatches = {m} must be a multiple of pipeline_parallel = {p} when "
+                          f"interleave = {v} > 1 (Megatron-LM's interleaved schedule requires it)",
+                          plain=f"With {v} model chunks per stage, the interleaved schedule needs a number of "
+                                f"microbatches that is a multiple of the {p} pipeline stages; {m} is not.")
     rows = _run_schedule([_schedule_order(p, m, v, stage) for stage in range(p)], p, v, 1.0 / v, ratio / v)
     stage_, backward_, microbatch_, chunk_, start_, end_ = (np.array(column) for column in zip(*rows))
     return PipelineSchedule(pipeline_parallel=p, microbatches=m, interleave=v, backward_ratio=float(ratio),

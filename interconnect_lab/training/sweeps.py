@@ -9,7 +9,7 @@ import numpy as np
 
 from .._deprecation import renamed_parameters
 from .._lookup import resolve
-from .._validation import check_choice, check_integer
+from .._validation import NotPossible, check_choice, check_integer
 from .models import RECOMPUTATION, TransformerModel
 from .hardware import Cluster
 from .stack import Software
@@ -215,8 +215,12 @@ def parallel_sweep(model, cluster, gpus, global_batch_size, software="Megatron-L
                     continue
                 rows.append((t, p, d, b))
     if not rows:
-        raise ValueError(f"no (TP, PP, DP, microbatch) split of {gpus} GPUs is valid for model {model.name!r} "
-                         f"with global batch {batch}: the batch must be divisible by the data-parallel degree")
+        raise NotPossible(f"no (TP, PP, DP, microbatch) split of {gpus} GPUs is valid for model {model.name!r} "
+                          f"with global batch {batch}: the batch must be divisible by the data-parallel degree",
+                          plain=f"No split of {gpus:,} GPUs trains {model.name} on a batch of {batch:,} sequences: "
+                                "the batch must share evenly among the model's copies"
+                                + (f", in whole rounds of the {interleave} chunks per stage" if interleave > 1 else "")
+                                + ".")
     t, p, d, b = (np.array(column, dtype=int) for column in zip(*rows))
     split = Split(t=t, p=p, d=d, c=np.ones_like(t), b=b, v=np.full_like(t, interleave),
                   sequence_parallel=sequence_parallel, global_batch_size=batch, recompute=recompute,

@@ -11,6 +11,8 @@ names the line.
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -22,6 +24,7 @@ from ..collectives.system import architecture_of
 from ..plotting.calibrate import calibration_plot
 from ..plotting.style import styled
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["CalibrationPanel", "calibration_summary"]
 
@@ -100,6 +103,24 @@ def calibration_summary(calibration) -> str:
             f"Largest error per band: {bands or 'none'}. {fitted}.")
 
 
+def _reason(error, *, pasted):
+    """Why a log was not calibrated, in a reader's words.
+
+    The model's plain sentence when it has one; for a pasted text the parser's messages are
+    written for programmers, so the reader learns where the text stopped reading as nccl-tests
+    output and what to paste.
+    """
+    if getattr(error, "plain", None) or not pasted:
+        return refusal_text(error)
+    if "n_ranks" in str(error):
+        return ("The pasted log does not say how many GPUs ran it: choose your nodes and your GPUs per node "
+                "above.")
+    line = re.search(r"\bline (\d+)", str(error))
+    where = f" at its line {line.group(1)}" if line else ""
+    return (f"The pasted text does not read as nccl-tests output{where}: paste what the program printed, from its "
+            "first line to the '# Avg bus bandwidth' line, and choose its collective if it does not name one.")
+
+
 class CalibrationPanel(Panel):
     """Pick a shipped log or paste one; see it against the collective model and the fit per regime.
 
@@ -110,6 +131,11 @@ class CalibrationPanel(Panel):
     text : str
         nccl-tests output for ``log="paste"``.
     """
+
+    #: The rendered book's variant: the shipped logs, each on the machine it was measured on.
+    static_controls = ("log",)
+    static_grid = {"log": tuple(name for _, name in log_options() if name != PASTE)}
+    static_note = "Pasting your own nccl-tests output also needs the notebook."
 
     def __init__(self, *, log="v100_dgx2_all_reduce", text=""):
         self.controls = {
@@ -146,12 +172,11 @@ class CalibrationPanel(Panel):
             return _Outcome(calibrate_nccl_tests(text, collective=collective, n_ranks=n_ranks, gpu=gpu, network=network,
                                                  nodes=nodes, gpus_per_node=gpus_per_node), None)
         except (ValueError, TypeError) as error:
-            hint = " (here: choose your nodes and your GPUs per node)" if log == PASTE and "n_ranks" in str(error) else ""
-            return _Outcome(None, str(error) + hint)
+            return _Outcome(None, _reason(error, pasted=log == PASTE))
 
     def describe(self, outcome):
         if outcome.error:
-            return f"<b>Not calibrated:</b> {outcome.error}"
+            return f"<b>Not calibrated.</b> {html.escape(outcome.error)}"
         return calibration_summary(outcome.calibration)
 
     @styled

@@ -158,8 +158,9 @@ class _SweepPanel(Panel):
         super().__init__(figure_size_in=(8.6, 4.2), subplots={"ncols": 2})
 
     def _frame_key(self, sweep):
-        # What fixes everything but the curves' data: a change redraws from scratch.
-        return (sweep.time_limits_us, sweep.busbw_top_gb_per_s)
+        # What fixes everything but the curves' data: a change redraws from scratch (the legend
+        # names the curves shown, so a change of algorithms redraws too).
+        return (sweep.time_limits_us, sweep.busbw_top_gb_per_s, tuple(sorted(sweep.curves)))
 
     @styled
     def draw(self, sweep):
@@ -186,12 +187,13 @@ class _SweepPanel(Panel):
                                              label="link line rate, per direction"),
                             busbw_ax.axhline(1.0, color=PALETTE["grey"], linestyle=":", linewidth=1.5,
                                              label="usable share of the line rate"))
-        # One legend for every curve the controls can show (text is slow to draw, so it
-        # stays in the background); the readout gives the link's rates.
+        # One legend for the curves shown (text is slow to draw, so it stays in the background
+        # and a change of algorithms redraws the figure); the readout gives the link's rates.
         for legend in self.figure.legends:  # axes.clear() leaves the figure's legend
             legend.remove()
-        self.figure.legend(handles=[*self._curve_lines[1].values(), *self._link_lines], loc="outside lower center",
-                           ncols=4, fontsize=8, frameon=False)
+        shown = [line for label, line in self._curve_lines[1].items() if label in sweep.curves]
+        self.figure.legend(handles=[*shown, *self._link_lines], loc="outside lower center",
+                           ncols=3, fontsize=8, frameon=False)
         self._size_lines = [ax.axvline(sweep.size_bytes, color=PALETTE["black"], linewidth=1, alpha=0.6)
                             for ax in self.axes]
         self._crossover_line = time_ax.axvline(sweep.size_bytes, color=PALETTE["grey"], linestyle=":",
@@ -445,7 +447,11 @@ class NcclChoicePanel(Panel):
                 f"<b>{top:,.0f} GB/s</b> ({'; '.join(bounds)}).")
 
     def _frame_key(self, view):
-        return (view.machine, view.choice_map.collective)
+        # The busbw legend names the limits drawn at this node count and the crossovers if any:
+        # when those change, the figure is drawn again.
+        choice_map = view.choice_map
+        return (view.machine, choice_map.collective, tuple(sorted(choice_map.bus_bandwidth_limits(view.nodes))),
+                bool(choice_map.crossovers_at(view.nodes)))
 
     @styled
     def draw(self, view):

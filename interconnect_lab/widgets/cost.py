@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import ipywidgets as widgets
 import numpy as np
 
@@ -12,6 +13,7 @@ from ..plotting.style import styled
 from ..pricebook import ESTIMATES, H100_NDR_PRICES
 from ..published import EPOCH_CLUSTER_INTERCONNECT_COST_FRACTION
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["ClusterCostPanel"]
 
@@ -79,11 +81,11 @@ class ClusterCostPanel(Panel):
                                 oversubscription=oversubscription, tiers=tiers or None,
                                 rail_optimized=rail_optimized)
         except ValueError as exc:
-            return str(exc)
+            return refusal_text(exc)
 
     def describe(self, cost):
         if isinstance(cost, str):
-            return f"<b>Cannot be built:</b> {cost}"
+            return f"<b>Cannot be built.</b> {html.escape(cost)}"
         switch_power = ("switches not included: the catalog has no sourced power for the "
                         f"{cost.switch}" if cost.switch_power_w is None else "switches included")
         return (f"<b>{cost.total_usd / u.MUSD:,.0f} million USD</b> for {cost.gpus:,} GPUs "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import ipywidgets as widgets
 import numpy as np
 
@@ -10,9 +11,10 @@ from ..catalog import breakout
 from ..cost import cluster_cost
 from ..energy import POWER_PARTS, energy_bill
 from ..plotting.energy import POWER_COLORS
-from ..plotting.style import PALETTE, styled
+from ..plotting.style import PALETTE, legend_label, styled
 from ..pricebook import ELECTRICITY_PRICE, H100_ETHERNET_PRICES, H100_NDR_PRICES, with_transceiver
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["PowerBillPanel", "FABRICS"]
 
@@ -30,6 +32,11 @@ _OPTICS = {"single-mode, 100 m (MMS4X00-NS)": "MMS4X00-NS", "multimode, 50 m (MM
 _MONEY_PARTS = ("capital: compute", "capital: network", "energy: compute", "energy: network")
 _MONEY_COLORS = {"capital: compute": POWER_COLORS["compute"], "capital: network": POWER_COLORS["switches"],
                  "energy: compute": PALETTE["sky"], "energy: network": PALETTE["orange"]}
+
+
+def _named(ax):
+    """Which of the axes' bar groups the legend names (a part drawn as nothing is left out)."""
+    return [not container.get_label().startswith("_") for container in ax.containers]
 
 
 class PowerBillPanel(Panel):
@@ -85,12 +92,12 @@ class PowerBillPanel(Panel):
         try:
             cluster = cluster_cost(gpus, switch=switch, prices=with_transceiver(book, optics))
         except ValueError as exc:
-            return str(exc)
+            return refusal_text(exc)
         return energy_bill(cluster, years=years, pue=pue, usd_per_kwh=usd_per_kwh)
 
     def describe(self, bill):
         if isinstance(bill, str):
-            return f"<b>Cannot be built:</b> {bill}"
+            return f"<b>Cannot be built.</b> {html.escape(bill)}"
         c = bill.cluster
         switches = ("switch power unknown (not counted)" if c.switch_power_w is None
                     else f"switches {c.switch_power_w / u.MW:,.2f} MW (chip estimate)")
@@ -135,7 +142,8 @@ class PowerBillPanel(Panel):
                  "capital + lifetime energy per GPU [thousand USD]")):
             lefts = np.concatenate([[0.0], np.cumsum(values)[:-1]])
             for part, left, width in zip(parts, lefts, values):
-                ax.barh([0], [width], left=[left], height=0.55, color=colours[part], label=part)
+                ax.barh([0], [width], left=[left], height=0.55, color=colours[part],
+                        label=legend_label(part, width))
             ax.annotate(label, (values.sum(), 0), xytext=(5, 0), textcoords="offset points", va="center",
                         fontsize=9)
             ax.set_xlim(0, limit)
@@ -143,7 +151,8 @@ class PowerBillPanel(Panel):
             ax.set_yticks([])
             ax.set_xlabel(unit)
             ax.grid(axis="y", visible=False)
-            ax.legend(loc="upper left", ncols=4, fontsize=8, borderaxespad=0.1)
+            if any(_named(ax)):
+                ax.legend(loc="upper left", ncols=4, fontsize=8, borderaxespad=0.1)
 
     @styled
     def redraw(self, bill):
@@ -153,8 +162,8 @@ class PowerBillPanel(Panel):
         changed = []
         for ax, values, label in zip(self.axes, (power, money), labels):
             bars = [c.patches[0] for c in ax.containers]
-            if len(bars) != len(values) or len(ax.texts) != 1:
-                return None
+            if len(bars) != len(values) or len(ax.texts) != 1 or _named(ax) != [v > 0 for v in values]:
+                return None   # the legend names other parts: draw again
             left = 0.0
             for bar, width in zip(bars, values):
                 bar.set_x(left)

@@ -81,8 +81,10 @@ class RoutingPanel(Panel):
         Initial seed of the traffic, the failures and the routing.
     """
 
-    #: The rendered book cannot precompute it: the page says so and points to the launch buttons.
-    static_kernel_only = "it runs the flow simulator, whose combinations are too many and too slow to precompute"
+    #: The rendered book's variant: the three smaller fabrics (the largest takes seconds a run with failed
+    #: links), every traffic pattern, five failure counts; the seed as in the text.
+    static_controls = ("fabric", "pattern", "failed_links")
+    static_grid = {"fabric": tuple(list(FABRICS)[:3]), "failed_links": (0, 2, 4, 8, 16)}
 
     def __init__(self, *, fabric="1,024 hosts, 3 tiers (radix 16)", pattern=TRAFFIC_PATTERNS[0], failed_links=0,
                  link="InfiniBand NDR", size_bytes=2 * u.MB, seed=0):
@@ -141,8 +143,8 @@ class IncastPanel(Panel):
         Catalog link for the port rate.
     """
 
-    #: The rendered book cannot precompute it: the page says so and points to the launch buttons.
-    static_kernel_only = "it runs the flow simulator, whose combinations are too many and too slow to precompute"
+    #: The rendered book's variant: the buffer and the timer (the senders span the figure's axis).
+    static_controls = ("buffer_packets", "timeout_s")
 
     PACKET_BYTES = 4096.0
     LINK_DELAY_S = 1 * u.us
@@ -201,8 +203,9 @@ class StragglerPanel(Panel):
         Initial extra time of a slow machine [%].
     """
 
-    #: The rendered book cannot precompute it: the page says so and points to the launch buttons.
-    static_kernel_only = "it runs the flow simulator, whose combinations are too many and too slow to precompute"
+    #: The rendered book's variant: the jitter and the share of slow machines; their slowdown as in the text.
+    static_controls = ("jitter", "jitter_percent", "slow_percent")
+    static_grid = {"jitter_percent": (0.0, 0.5, 1.0, 2.0, 5.0), "slow_percent": (0.0, 0.1, 0.5, 1.0, 2.0)}
 
     COUNTS = np.unique(np.round(np.geomspace(1, 100_000, 41)).astype(int))
 

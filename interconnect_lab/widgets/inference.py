@@ -3,6 +3,7 @@ KV-cache tiers across the network."""
 
 from __future__ import annotations
 
+import html
 import ipywidgets as widgets
 
 from ..collectives import EXPERT_PARALLEL_KERNELS
@@ -13,9 +14,10 @@ from ..inference import (
 from ..plotting.inference import (
     serving_plot, ttft_tiers_plot, update_serving_plot, update_ttft_tiers_plot, update_wide_ep_plot, wide_ep_plot,
 )
-from ..plotting.style import styled
+from ..plotting.style import bar_legend_is_current, styled
 from ..units import format_bytes, format_time
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["ServingPanel", "TENSOR_PARALLEL", "BATCHES", "CONTEXTS", "KV_LINKS", "WideEPPanel", "WIDE_EP_SYSTEMS",
            "EP_DEGREES", "WIDE_EP_BATCHES", "WIDE_EP_CONTEXTS", "KVTierPanel", "TIER_MODELS", "PROMPTS",
@@ -85,12 +87,12 @@ class ServingPanel(Panel):
                                             kv_link=link or "InfiniBand NDR", layerwise=layerwise,
                                             engine=engine)
         except ValueError as error:
-            return {"error": str(error)}
+            return {"error": refusal_text(error)}
         return {"deployment": deployment}
 
     def describe(self, result):
         if "error" in result:
-            return f"<b>Not possible:</b> {result['error']}"
+            return f"<b>Not possible.</b> {html.escape(result['error'])}"
         d = result["deployment"]
         kv = "" if d.kv is None else (f" The {format_bytes(d.kv.kv_bytes)} KV cache takes "
                                       f"{format_time(d.kv.total_s)} to move; the first token waits "
@@ -122,6 +124,8 @@ class ServingPanel(Panel):
         if "error" in result or not ax.axison or not ax.patches:
             return None
         changed = update_serving_plot(ax, result["deployment"])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
         changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
         return changed
 
@@ -186,7 +190,7 @@ class WideEPPanel(Panel):
                                        batch_per_gpu=batch_per_gpu, context_tokens=context_tokens,
                                        kv_format=kv_format, overlap=overlap, kernel=kernel)
         except ValueError as error:
-            return {"error": str(error)}
+            return {"error": refusal_text(error)}
         return {"step": step}
 
     def describe(self, result):
@@ -220,6 +224,8 @@ class WideEPPanel(Panel):
         if "error" in result or not ax.axison or not ax.patches:
             return None
         changed = update_wide_ep_plot(ax, result["step"])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
         changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
         return changed
 
@@ -271,7 +277,7 @@ class KVTierPanel(Panel):
             ttft = disaggregated_ttft(model, prompt_tokens, cached_fraction=cached_fraction, tier=tier, gpu=self.GPU,
                                       kv_link=_TIER_LINKS[kv_link], kv_format=kv_format, layerwise=layerwise)
         except ValueError as error:
-            return {"error": str(error)}
+            return {"error": refusal_text(error)}
         return {"ttft": ttft}
 
     def describe(self, result):
@@ -304,5 +310,7 @@ class KVTierPanel(Panel):
         if "error" in result or not ax.axison or not ax.patches:
             return None
         changed = update_ttft_tiers_plot(ax, result["ttft"])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
         changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
         return changed

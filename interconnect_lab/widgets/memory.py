@@ -13,7 +13,7 @@ from ..plotting.memory import (
     update_offload_memory,
     update_offload_paths,
 )
-from ..plotting.style import styled
+from ..plotting.style import bar_legend_is_current, styled
 from ..units import format_bytes, format_time
 from .panel import Panel
 
@@ -149,5 +149,7 @@ class OffloadPanel(Panel):
         steps = result["steps"]
         changed = update_offload_memory(left, steps[result["selected"]])
         changed += update_offload_paths(right, steps, result["selected"])
+        if not bar_legend_is_current(right):
+            return None   # another set of parts is drawn: the legend is drawn again with them
         changed.append(right.set_title(self._title(result), loc="left", fontsize=9))
         return changed

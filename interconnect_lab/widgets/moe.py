@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import dataclasses
 
 import ipywidgets as widgets
@@ -11,6 +12,7 @@ from ..plotting.moe import moe_layer_plot, routing_load_plot, update_moe_layer_p
 from ..plotting.style import styled
 from ..units import format_time
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["MoEPanel", "DOMAINS", "EXPERTS", "TOP_K", "TOKENS", "EP_DEGREES", "SKEWS"]
 
@@ -85,12 +87,12 @@ class MoEPanel(Panel):
             step = moe_layer_step(model, tokens_per_gpu, ep_degree, gpu=gpu, domain_size=size,
                                   network_link=self.NETWORK, imbalance_factor=load.imbalance_factor)
         except ValueError as error:
-            return {"error": str(error)}
+            return {"error": refusal_text(error)}
         return {"step": step, "load": load, "domain": domain}
 
     def describe(self, result):
         if "error" in result:
-            return f"<b>Not possible:</b> {result['error']}"
+            return f"<b>Not possible.</b> {html.escape(result['error'])}"
         step, load = result["step"], result["load"]
         d, c = step.dispatch, step.combine
         return (f"Busiest GPU carries <b>{load.imbalance_factor:.2f}×</b> the even share. Dispatch "

@@ -25,15 +25,20 @@ over a grid of control values and shows an HTML panel that holds them (see
 code, as long as its controls are dropdowns, selection sliders, checkboxes
 or numeric sliders and their combinations stay within
 ``static.MAX_COMBINATIONS`` (numeric sliders are thinned to
-``static.MAX_SLIDER_POSITIONS`` positions). Otherwise declare, in one line:
+``static.MAX_SLIDER_POSITIONS`` positions). Otherwise declare its *static
+variant*, in a line or two:
 
+- ``static_controls = ("pattern", "failed_links")``: the few controls that
+  carry the chapter's lesson; the page offers only these, and names the
+  others, at their initial values, in plain words under the panel;
 - ``static_grid = {"size_bytes": (2**20, 2**30), ...}``: the values the page
-  offers for some controls (a subset of a selection's options, or a numeric
+  offers for some of them (a subset of a selection's options, or a numeric
   slider's positions; the initial value is always kept);
-- ``static_kernel_only = "it runs the flow simulator"``: the page shows a
-  still of the panel in its initial state (control values, readout, figure)
-  with a note giving this reason and pointing to the launch buttons (for
-  simulators: too slow or too many combinations).
+- ``static_note = "..."``: a plain sentence the page adds under the panel
+  (what only the notebook can do, such as pasting your own measurements).
+
+The page never shows a still: a panel too large for the page stops the
+book's build with a message saying what to declare.
 
 ``tests/widgets/test_static.py`` checks every panel's export and
 ``tests/browser/test_static_panels.py`` moves every control in the built book.
@@ -82,10 +87,12 @@ class Panel:
     """
 
     controls: dict
+    #: The controls the rendered book offers (None: all); the others keep their initial values there.
+    static_controls: tuple | None = None
     #: Values the rendered book offers for some controls (name to values); see the module docstring.
     static_grid: dict | None = None
-    #: Why the rendered book cannot precompute this panel (it then says so); None when it can.
-    static_kernel_only: str | None = None
+    #: A plain sentence the rendered book shows under the panel (None: none).
+    static_note: str | None = None
 
     def __init__(self, *, figure_size_in=(7.0, 3.0), subplots=None):
         self.readout = widgets.HTML(layout=widgets.Layout(margin="0.3em 0"))
@@ -225,7 +232,8 @@ class Panel:
             key.append((ax.get_visible(), ax.get_xlim(), ax.get_ylim(), _axis_key(ax.xaxis), _axis_key(ax.yaxis),
                         tuple(ax.get_title(loc).count("\n") + bool(ax.get_title(loc))
                               for loc in ("left", "center", "right")),
-                        ax.get_legend() is not None))
+                        # a legend's size: more entries take more rows, which the layout makes room for
+                        None if ax.get_legend() is None else len(ax.get_legend().texts)))
         return key
 
     def _background_key(self):
@@ -249,19 +257,14 @@ class Panel:
         """Readout and figure for every combination of control values (for the rendered book).
 
         See ``interconnect_lab.widgets.static.export``; raises
-        ``static.NotStatic`` (with the reason) when the page cannot hold them.
+        ``static.NotStatic`` (saying what to declare) when the page cannot hold them.
         """
         return static.export(self)
 
     def _ipython_display_(self):
         if static.build_mode():  # the book is being built: the page gets the precomputed panel
-            try:
-                display({"text/html": static.static_html(self), "text/plain": f"<{type(self).__name__}>"}, raw=True)
-                return
-            except static.NotStatic as reason:
-                display({"text/html": static.snapshot_html(self, str(reason)),
-                         "text/plain": f"{type(self).__name__} needs a kernel: {reason}"}, raw=True)
-                return
+            display({"text/html": static.static_html(self), "text/plain": f"<{type(self).__name__}>"}, raw=True)
+            return
         display(self.widget)
 
 

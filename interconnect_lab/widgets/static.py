@@ -23,11 +23,14 @@ The grid, per control (:func:`control_grid`):
   steps, that many evenly spaced ones (always with the initial value); a
   panel may declare its own values in ``Panel.static_grid``.
 
-A panel whose grid has more than :data:`MAX_COMBINATIONS` combinations, a
-control the page cannot show, or ``Panel.static_kernel_only`` set (a
-simulator) is shown as a still (:func:`snapshot_html`: its control values,
-readout and figure in their initial state) with a note that says so and
-points to the launch buttons (Binder, JupyterLab, Colab).
+A panel whose controls make more than :data:`MAX_COMBINATIONS` combinations
+(or take more than :data:`TIME_BUDGET_S` to evaluate) declares a *static
+variant*: ``Panel.static_controls`` names the few controls that carry the
+chapter's lesson, and the page offers those, precomputed, while every other
+control keeps its initial value, named in plain words under the panel
+(:func:`fixed_settings`). There is no still: a panel that is too large and
+declares no variant stops the build with a message saying what to declare
+(:class:`NotStatic`), and ``tests/widgets/test_static.py`` finds it first.
 """
 
 from __future__ import annotations
@@ -52,8 +55,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 __all__ = ["ENV", "MAX_COMBINATIONS", "MAX_SLIDER_POSITIONS", "StaticControl", "NotStatic", "build_mode",
-           "control_grid", "export", "figure_scene", "encode_data", "decode_data", "static_html",
-           "snapshot_html", "kernel_note_html", "ERROR_CLASS", "error_html"]
+           "control_grid", "grid", "fixed_settings", "export", "figure_scene", "encode_data", "decode_data",
+           "static_html", "note_html", "ERROR_CLASS", "GENERIC_REFUSAL", "refusal_text", "error_html"]
 
 #: Environment variable that turns build mode on ("1"): set by the book's Sphinx extension.
 ENV = "INTERCONNECT_LAB_STATIC_PANELS"
@@ -74,20 +77,48 @@ FIGURE_DIGITS = 5
 ERROR_CLASS = "il-panel-error"
 
 
+#: What a panel says of a refused combination whose reason the model states only for programmers.
+GENERIC_REFUSAL = "The model cannot compute these settings together: change one of them."
+
+
+def refusal_text(error) -> str:
+    """A refused combination in a reader's words: the model's plain sentence, else :data:`GENERIC_REFUSAL`.
+
+    The model raises :class:`interconnect_lab._validation.NotPossible` for values that are each
+    valid but cannot go together; its ``plain`` sentence names no parameter or code. Any other
+    error's message is written for programmers and is not shown to a reader.
+
+    Parameters
+    ----------
+    error : Exception
+        What the model raised.
+
+    Examples
+    --------
+    >>> refusal_text(ValueError("ep_degree = 64 must divide experts = 8"))
+    'The model cannot compute these settings together: change one of them.'
+    """
+    return getattr(error, "plain", None) or GENERIC_REFUSAL
+
+
 def error_html(error) -> str:
-    """The readout for a combination the model refuses: its message, marked ``ERROR_CLASS``.
+    """The readout for a combination the model refuses: why, in a sentence, marked ``ERROR_CLASS``.
 
     Parameters
     ----------
     error : Exception
         What the model raised.
     """
-    return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible: '
-            f"{html.escape(str(error))}</span>")
+    return (f'<span class="{ERROR_CLASS}" style="color:#b2182b">&#9888; Not possible. '
+            f"{html.escape(refusal_text(error))}</span>")
 
 
 class NotStatic(Exception):
-    """Why a panel cannot be precomputed for the page."""
+    """Why a panel cannot be precomputed for the page, addressed to its developer.
+
+    The book's build stops on it: declare a static variant (``Panel.static_controls``,
+    ``Panel.static_grid``) that the page can hold.
+    """
 
 
 def build_mode() -> bool:
@@ -197,22 +228,66 @@ def _steps(low, high, step):
     return [round(low + i * step, decimals) for i in range(count)]
 
 
+def _offered(panel) -> list[str]:
+    """The names of the controls the page offers: ``static_controls``, or every control."""
+    if getattr(panel, "static_kernel_only", None):
+        raise NotStatic(f"{type(panel).__name__}.static_kernel_only is no longer supported: the page shows no "
+                        "stills; declare static_controls (the few controls that carry the lesson) instead")
+    offered = getattr(panel, "static_controls", None)
+    if offered is None:
+        return list(panel.controls)
+    unknown = [name for name in offered if name not in panel.controls]
+    if unknown or not offered:
+        raise ValueError(f"{type(panel).__name__}.static_controls names {unknown or 'no control'}; choose "
+                         f"among its controls {list(panel.controls)}")
+    return [name for name in panel.controls if name in offered]  # in the panel's order
+
+
 def grid(panel) -> list[StaticControl]:
-    """Every control of ``panel`` as the page offers it (raises :class:`NotStatic`)."""
-    reason = getattr(panel, "static_kernel_only", None)
-    if reason:
-        raise NotStatic(reason)
+    """The controls of ``panel`` the page offers, with their values (raises :class:`NotStatic`).
+
+    Parameters
+    ----------
+    panel : Panel
+    """
+    offered = _offered(panel)
     declared = getattr(panel, "static_grid", None) or {}
-    unknown = set(declared) - set(panel.controls)
+    unknown = set(declared) - set(offered)
     if unknown:
         raise ValueError(f"{type(panel).__name__}.static_grid names {sorted(unknown)}, which are not controls "
-                         f"(valid: {list(panel.controls)})")
-    controls = [control_grid(name, control, declared.get(name)) for name, control in panel.controls.items()]
+                         f"the page offers (valid: {offered})")
+    controls = []
+    for name in offered:
+        try:
+            controls.append(control_grid(name, panel.controls[name], declared.get(name)))
+        except NotStatic as reason:
+            raise NotStatic(f"{type(panel).__name__}: {reason}; leave it out of static_controls") from None
     count = math.prod(len(c.values) for c in controls)
     if count > MAX_COMBINATIONS:
-        raise NotStatic(f"its controls make {count:,} combinations, more than the {MAX_COMBINATIONS:,} the page "
-                        "precomputes")
+        raise NotStatic(f"{type(panel).__name__}'s controls make {count:,} combinations, more than the "
+                        f"{MAX_COMBINATIONS:,} a page holds: declare static_controls (the few controls that carry "
+                        "the chapter's lesson) and, if needed, static_grid (fewer values for them)")
     return controls
+
+
+def fixed_settings(panel) -> list[tuple[str, str]]:
+    """The controls the page does not offer, as (label, value) in the reader's words.
+
+    Each keeps its initial value; a text box left empty is not listed.
+
+    Parameters
+    ----------
+    panel : Panel
+    """
+    offered = set(_offered(panel))
+    settings = []
+    for name, control in panel.controls.items():
+        if name in offered:
+            continue
+        value = _control_value_text(name, control)
+        if value.strip():
+            settings.append((_plain(control.description or name), value))
+    return settings
 
 
 # --- The figure as data -----------------------------------------------------------------
@@ -367,12 +442,16 @@ def _text_item(ax, text, renderer):
             "rot": _num(text.get_rotation()), "z": _num(text.get_zorder())}
 
 
+#: Legend swatches of dashed and dotted lines (the page draws them so).
+_LINE_SWATCHES = {"--": "dash", "dashed": "dash", "-.": "dash", "dashdot": "dash", ":": "dot", "dotted": "dot"}
+
+
 def _legend_entries(legend):
     entries = []
     for handle, text in zip(legend.legend_handles, legend.texts):
         if isinstance(handle, Line2D):
             markers_only = handle.get_linestyle() in ("None", "none", "", " ")
-            kind = "marker" if markers_only else "line"
+            kind = "marker" if markers_only else _LINE_SWATCHES.get(handle.get_linestyle(), "line")
             color = _color(handle.get_markerfacecolor() if markers_only else handle.get_color())
         elif isinstance(handle, Patch):
             kind, color = "patch", _color(handle.get_facecolor()) or _color(handle.get_edgecolor())
@@ -511,7 +590,8 @@ def export(panel) -> dict:
     """Every combination of ``panel``'s control values: readout HTML and figure scene.
 
     Raises :class:`NotStatic` when the panel cannot be precomputed. The
-    result is JSON-able: ``controls`` (as the page shows them), ``readouts``
+    result is JSON-able: ``controls`` (as the page shows them), ``fixed``
+    (the others, with their values: :func:`fixed_settings`), ``readouts``
     and ``scenes`` (unique, indexed), ``items`` (unique scene items) and, per
     combination in row-major order of the controls (the last varies fastest),
     ``readout`` and ``scene`` indices. A combination the model refuses
@@ -532,7 +612,7 @@ def export(panel) -> dict:
     initial = panel.values()
     try:
         for combination in itertools.product(*(range(len(c.values)) for c in controls)):
-            values = {c.name: c.values[i] for c, i in zip(controls, combination)}
+            values = dict(initial, **{c.name: c.values[i] for c, i in zip(controls, combination)})
             try:
                 result = panel.compute(**values)
             except (ValueError, TypeError) as error:
@@ -560,12 +640,15 @@ def export(panel) -> dict:
             combo_readouts.append(readout_index[text])
             combo_scenes.append(scene)
             if time.process_time() - started > TIME_BUDGET_S:
-                raise NotStatic(f"evaluating its controls took more than {TIME_BUDGET_S:.0f} s of processor time")
+                raise NotStatic(f"{type(panel).__name__}: evaluating its controls took more than "
+                                f"{TIME_BUDGET_S:.0f} s of processor time; offer fewer (static_controls, "
+                                "static_grid)")
     finally:
         panel.result = panel.compute(**initial)
         panel._redraw_figure(panel.result)
     width, height = panel.figure.get_size_inches()
     return {"version": 1, "panel": type(panel).__name__, "controls": [c.as_json() for c in controls],
+            "fixed": [list(setting) for setting in fixed_settings(panel)],
             "figure": {"width_in": _num(width), "height_in": _num(height)},
             "readouts": readouts, "scenes": scenes, "items": items,
             "readout": combo_readouts, "scene": combo_scenes,
@@ -672,69 +755,55 @@ def static_html(panel, data: dict | None = None) -> str:
                 for c in data["controls"]]
     initial = sum(c.index * math.prod(len(d.labels) for d in controls[i + 1:]) for i, c in enumerate(controls))
     readout = data["readouts"][data["readout"][initial]]
-    count = len(data["readout"])
     width, height = data["figure"]["width_in"], data["figure"]["height_in"]
     return (
         f'<div class="il-static-panel" id="{uid}" data-panel="{html.escape(data["panel"])}">'
-        f'<div class="il-sp-controls" role="group" aria-label="{html.escape(data["panel"])} controls">'
+        '<div class="il-sp-controls" role="group" aria-label="The panel\'s controls">'
         + "".join(_control_html(uid, i, c, data["controls"][i].get("uneven", False))
                   for i, c in enumerate(controls)) + "</div>"
         f'<div class="il-sp-readout" role="status" aria-live="polite" aria-atomic="true">{readout}</div>'
         f'<div class="il-sp-figure" role="img" aria-label="The panel\'s figure; it changes with the controls '
         f'above, and the line above states its values." style="aspect-ratio: {width} / {height}"></div>'
-        f'<p class="il-sp-note">Precomputed by <code>interconnect_lab</code> when this page was built '
-        f'({count:,} combinations of the controls); no kernel is running. For other values, launch the '
-        f'notebook (launch buttons at the top of the page).</p>'
-        f'<script type="{DATA_TYPE}" class="il-sp-data" data-encoding="{DATA_ENCODING}">{script}</script>'
+        + note_html(data.get("fixed", ()), getattr(panel, "static_note", None))
+        + f'<script type="{DATA_TYPE}" class="il-sp-data" data-encoding="{DATA_ENCODING}">{script}</script>'
         "</div>")
+
+
+def note_html(fixed, note=None) -> str:
+    """The line under a precomputed panel: what it offers, what it holds fixed, where to change the rest.
+
+    Parameters
+    ----------
+    fixed : sequence of (str, str)
+        The controls the page does not offer and their values (:func:`fixed_settings`).
+    note : str, optional
+        A plain sentence of the panel's own (``Panel.static_note``).
+
+    Examples
+    --------
+    >>> note_html([("seed", "0")])  # doctest: +ELLIPSIS
+    '<p class="il-sp-note">Other settings as in the text (seed: 0); open the notebook with ... to change them...'
+    """
+    launch = "the launch buttons (the rocket icon) at the top of the page"
+    if fixed:
+        settings = "; ".join(f"{html.escape(label)}: {html.escape(value)}" for label, value in fixed)
+        text = (f"Other settings as in the text ({settings}); open the notebook with {launch} to change them. "
+                "Every value here was computed when the page was built.")
+    else:
+        text = (f"Every value here was computed when the page was built. For values between those the controls "
+                f"offer, open the notebook with {launch}.")
+    if note:
+        text += " " + html.escape(note)
+    return f'<p class="il-sp-note">{text}</p>'
 
 
 def _control_value_text(name, control) -> str:
     """A control's current value as the page labels it (see :func:`control_grid`)."""
+    if isinstance(control.value, str) and not hasattr(control, "_options_values"):
+        return control.value  # free text
     try:
         shown = control_grid(name, control)
     except NotStatic:
         return str(control.value)
-    return str(shown.labels[shown.index])
-
-
-def snapshot_html(panel, reason: str) -> str:
-    """A panel the page cannot precompute, as a still: its control values, readout, figure and why.
-
-    The rendered book shows this instead of the live widget, which could not
-    move without a kernel and would need the widgets manager (about 3.7 MB)
-    on the page.
-
-    Parameters
-    ----------
-    panel : Panel
-    reason : str
-        Why the page cannot precompute it.
-    """
-    values = "; ".join(f"{html.escape(_plain(control.description or name))} = "
-                       f"{html.escape(_control_value_text(name, control))}"
-                       for name, control in panel.controls.items())
-    image = base64.b64encode(panel.png()).decode("ascii")
-    width = panel.figure.get_size_inches()[0]
-    name = html.escape(type(panel).__name__)
-    return (f'<div class="il-static-panel-snapshot" data-panel="{name}">'
-            f'<p class="il-sp-values"><strong>Controls at:</strong> {values}</p>'
-            f'<div class="il-sp-readout" role="status">{panel.readout.value}</div>'
-            f'<img src="data:image/png;base64,{image}" style="width: 100%; max-width: {width:.2f}in" '
-            f'alt="{name}\'s figure for the control values above; the line above states its values.">'
-            + kernel_note_html(panel, reason) + "</div>")
-
-
-def kernel_note_html(panel, reason: str) -> str:
-    """The note under a panel the page cannot precompute: why, and where it runs live.
-
-    Parameters
-    ----------
-    panel : Panel
-    reason : str
-        Why the page cannot precompute it.
-    """
-    return (f'<div class="il-static-panel-note admonition note" role="note"><p class="admonition-title">'
-            f"This panel needs a running kernel</p><p>{html.escape(type(panel).__name__)} is shown in its initial "
-            f"state: {html.escape(reason)}. To move its controls, launch this notebook on Binder, JupyterLab or "
-            "Colab with the launch buttons (the rocket icon) at the top of the page.</p></div>")
+    text = str(shown.labels[shown.index])
+    return f"{int(text):,}" if re.fullmatch(r"\d{5,}", text) else text  # 12,288 GPUs, as the prose writes it

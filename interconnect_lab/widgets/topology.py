@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import ipywidgets as widgets
 import numpy as np
 
@@ -11,6 +12,7 @@ from ..plotting.style import PALETTE, styled
 from ..plotting.topology import FAMILY_COLORS, TIER_COLORS
 from ..topology import PATHS, fat_tree, topology_comparison
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["FatTreePanel", "GPU_COUNTS", "SIZE_GRID", "TopologyPanel", "HOST_COUNTS"]
 
@@ -102,7 +104,7 @@ class FatTreePanel(Panel):
         try:
             tree, error = fat_tree(gpus, **design), None
         except ValueError as exc:
-            tree, error = None, str(exc)
+            tree, error = None, refusal_text(exc)
         curves = np.full((len(SIZE_GRID), 3), np.nan)
         for i, hosts in enumerate(SIZE_GRID):
             try:
@@ -115,7 +117,7 @@ class FatTreePanel(Panel):
     def describe(self, result):
         tree = result["tree"]
         if tree is None:
-            return f"<b>Cannot be built:</b> {result['error']}"
+            return f"<b>Cannot be built.</b> {html.escape(result['error'])}"
         tiers = " + ".join(f"{n:,} {name}" for n, name in zip(tree.switches_per_tier, _TIERS))
         per_gpu = tree.bisection_bytes_per_s / (tree.hosts / 2)
         return (f"<b>{tree.tiers} tier{'s' if tree.tiers > 1 else ''}: {tree.switches:,} switches</b> "

@@ -6,6 +6,8 @@ Chapter 2: tensor parallelism over NVLink, and one NVL72 rack against nine 8-GPU
 
 from __future__ import annotations
 
+import html
+import dataclasses
 import math
 
 import ipywidgets as widgets
@@ -25,6 +27,7 @@ from ..training import (
 )
 from ..units import format_bytes, format_time
 from .panel import Panel
+from .static import refusal_text
 
 __all__ = ["TrainingRunPanel", "PipelineSchedulePanel", "ZeroPlusPlusPanel", "OVERLAP_SWITCHES", "cluster_choices",
            "TensorParallelPanel", "NVLinkDomainPanel", "example_model", "WIDTHS", "DEGREES", "SOFTWARE_CHOICES"]
@@ -95,6 +98,11 @@ class TrainingRunPanel(Panel):
     training_tokens : float
         Initial tokens to train on, for the days [token].
     """
+
+    #: The rendered book's variant: MegaScale's switches one at a time, the sweep's best split or a
+    #: hand-set tensor-parallel degree; the model, cluster and the rest of the split as in the text.
+    static_controls = ("best_split", "tensor_parallel", *(control for _, control, _ in OVERLAP_SWITCHES))
+    static_grid = {"tensor_parallel": (4, 8, 16)}
 
     GPU_COUNTS = (8, 16, 32, 64, 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
     BATCHES = (8, 16, 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192)
@@ -184,7 +192,7 @@ class TrainingRunPanel(Panel):
                                      **common)
             step = training_step(values["model"], cluster, config, stack)
         except ValueError as error:
-            return {"error": str(error), "asked": self._asked(values)}
+            return {"error": refusal_text(error), "asked": self._asked(values)}
         return {"step": step, "config": config, "software": stack.name, "tokens": values["training_tokens"],
                 "cluster": cluster if not isinstance(cluster, str) else CLUSTERS[cluster],
                 "best": values["best_split"]}
@@ -199,7 +207,7 @@ class TrainingRunPanel(Panel):
 
     def describe(self, result):
         if "error" in result:
-            return f"<b>Not possible</b> ({result['asked']}): {result['error']}"
+            return f"<b>Not possible</b> with {result['asked']}. {html.escape(result['error'])}"
         step, config = result["step"], result["config"]
         memory = step.memory
         fits = ("fits" if memory.fits else "<b>does not fit</b>") + f": {memory.verdict().split(': ', 1)[1]}"
@@ -321,13 +329,14 @@ class PipelineSchedulePanel(Panel):
             schedule = pipeline_schedule(pipeline_parallel, microbatches, interleave,
                                          backward_ratio=3.0 if full_recompute else 2.0)
         except ValueError as error:
-            return {"error": str(error), "asked": f"p = {pipeline_parallel}, m = {microbatches}, v = {interleave}"}
+            return {"error": refusal_text(error),
+                    "asked": f"p = {pipeline_parallel}, m = {microbatches}, v = {interleave}"}
         return {"schedule": schedule,
                 "formula": pipeline_bubble_fraction(pipeline_parallel, microbatches, interleave)}
 
     def describe(self, result):
         if "error" in result:
-            return f"<b>Not possible</b> ({result['asked']}): {result['error']}"
+            return f"<b>Not possible</b> with {result['asked']}. {html.escape(result['error'])}"
         schedule = result["schedule"]
         p, m, v = schedule.pipeline_parallel, schedule.microbatches, schedule.interleave
         idle = schedule.makespan - schedule.ideal
@@ -692,12 +701,12 @@ class NVLinkDomainPanel(Panel):
                                      sequence_parallel=True, zero_stage=1)
             steps = tuple(training_step(self.MODEL, cluster, config, software) for cluster in self.clusters)
         except ValueError as error:
-            return {"error": str(error), "t": tensor_parallel, "p": pipeline_parallel}
+            return {"error": refusal_text(error), "t": tensor_parallel, "p": pipeline_parallel}
         return {"steps": steps, "config": config, "t": tensor_parallel, "p": pipeline_parallel}
 
     def describe(self, result):
         if "error" in result:
-            return f"<b>t = {result['t']}, p = {result['p']} is not possible:</b> {result['error']}"
+            return f"<b>t = {result['t']}, p = {result['p']} is not possible.</b> {html.escape(result['error'])}"
         small, rack = result["steps"]
         memory = rack.memory
         fits = "fits" if memory.fits else "<b>does not fit</b>"
@@ -736,6 +745,9 @@ class NVLinkDomainPanel(Panel):
         if "error" in result or not ax.axison or len(bars) != 2 * len(TrainingStep.PARTS) or len(labels) != 2:
             return None
         steps = result["steps"]
+        named = [not c.get_label().startswith("_") for c in ax.containers]
+        if named != [any(float(getattr(step, part)) > 0 for step in steps) for part in TrainingStep.PARTS]:
+            return None   # the legend names the parts that are drawn: another set draws again
         left = [0.0, 0.0]
         for index, part in enumerate(TrainingStep.PARTS):
             for row, step in enumerate(steps):

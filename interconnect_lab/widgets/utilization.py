@@ -86,6 +86,8 @@ class StepTimePanel(Panel):
         compute, hidden = step.compute_s, step.hidden_communication_s
         exposed, total = step.exposed_communication_s, step.step_s
         extents = [(0.0, compute), (compute, total - compute), (compute - hidden, hidden), (compute, exposed)]
+        if [not c.get_label().startswith("_") for c in containers] != [width > 0 for _, width in extents]:
+            return None   # the legend names the parts of non-zero length: another set draws again
         bars = [container.patches[0] for container in containers]
         for bar, (left, width) in zip(bars, extents):
             bar.set_x(left)

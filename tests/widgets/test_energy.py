@@ -35,7 +35,7 @@ def test_every_control_changes_readout_and_figure(name):
 
 def test_an_unbuildable_fabric_says_why():
     panel = PowerBillPanel(gpus=100_000)
-    assert "Cannot be built" in panel.readout.value and "65536" in panel.readout.value
+    assert "Cannot be built" in panel.readout.value and "at most 65,536 hosts" in panel.readout.value
     panel.controls["fabric"].value = "400GbE (Tomahawk 5 as 128 ports)"
     assert "100,000 GPUs" in panel.readout.value and "chip estimate" in panel.readout.value
 

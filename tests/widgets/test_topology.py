@@ -46,7 +46,7 @@ def test_fat_tree_panel_every_control_changes_the_readout(control, value):
 def test_fat_tree_panel_says_when_a_design_cannot_be_built():
     panel = FatTreePanel(gpus=131_072, radix=64)
     assert panel.result["tree"] is None
-    assert "Cannot be built" in panel.readout.value and "must be <= 65536" in panel.readout.value
+    assert "Cannot be built" in panel.readout.value and "at most 65,536 hosts" in panel.readout.value
     panel.controls["radix"].value = 144  # 144-port switches reach it
     assert panel.result["tree"] is not None
 

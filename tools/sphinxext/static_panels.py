@@ -6,7 +6,7 @@ notebook then evaluates its model over a grid of control values and displays
 an HTML panel holding the results (``interconnect_lab/widgets/static.py``),
 instead of its ipywidgets. On every page that has such a panel, this
 extension adds the renderer (``static/static-panels.js`` and ``.css``, copied
-to ``_static/``; a page with only panel stills gets the stylesheet) and
+to ``_static/``) and
 Chart.js (``offline/chartjs/``, vendored by ``tools/vendor_js.py``). Chart.js is loaded before require.js (priority 200
 against the widgets' 500): its UMD bundle registers as an anonymous AMD
 module when require.js is already on the page, which require.js rejects.
@@ -27,8 +27,6 @@ ENV = "INTERCONNECT_LAB_STATIC_PANELS"
 STATIC = Path(__file__).resolve().parent / "static"
 CHART_JS = "chartjs/chart.umd.min.js"
 MARKER = 'class="il-static-panel"'
-#: A panel the page cannot precompute, shown as a still (``static.snapshot_html``).
-STILL_MARKER = 'class="il-static-panel-snapshot"'
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
@@ -40,14 +38,12 @@ def add_static_path(app, config):
 
 def add_assets(app, pagename, templatename, context, doctree):
     body = context.get("body") or ""
-    panels, stills = MARKER in body, STILL_MARKER in body
-    if not (panels or stills):
+    if MARKER not in body:
         return
     if WIDGET_VIEW not in body:
         drop_widget_scripts(app, context)
-    if panels:
-        app.add_js_file(CHART_JS, priority=200)
-        app.add_js_file("static-panels.js", priority=600)
+    app.add_js_file(CHART_JS, priority=200)
+    app.add_js_file("static-panels.js", priority=600)
     app.add_css_file("static-panels.css")
 
 

@@ -147,13 +147,14 @@
           if (ec) { ctx.strokeStyle = ec; ctx.stroke(); }
         }
       } else if (item.k === "text") {
-        var size = Math.max(9, item.fs * ptpx), lines = item.s.split("\n");
-        ctx.font = (item.b ? "bold " : "") + size.toFixed(1) + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
-        ctx.fillStyle = colour(item.c, th) || th.fg;
+        var size = textSize(item, ptpx), lines = item.s.split("\n");
+        ctx.font = (item.b ? "bold " : "") + cssFont(size);
         ctx.textAlign = item.ha === "left" ? "left" : item.ha === "right" ? "right" : "center";
         ctx.textBaseline = "middle";
         var x0 = pixel(xs, item.xy[0]), y0 = pixel(ys, item.xy[1]), height = size * 1.2 * lines.length;
         var top = item.va === "top" ? y0 : item.va === "bottom" ? y0 - height : y0 - height / 2;
+        var box = textBox(chart, item, ptpx);
+        ctx.fillStyle = ink(chart, item.c, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, th);
         ctx.translate(x0, y0);
         if (item.rot) { ctx.rotate(-item.rot * Math.PI / 180); }
         lines.forEach(function (line, i) { ctx.fillText(line, 0, top - y0 + size * 1.2 * (i + 0.5)); });
@@ -162,14 +163,55 @@
     });
   }
 
+  function textSize(item, ptpx) { return Math.max(9, item.fs * ptpx); }
+
+  function luminance(c) {
+    var lin = function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  }
+
+  // The colour of a text item. A black, white or grey text written on a bar (a count inside it)
+  // takes black or white, whichever reads better on what is drawn under its middle; elsewhere it
+  // follows the page's text colour, as everything black does.
+  function ink(chart, hex, x, y, th) {
+    var c = hex ? rgba(hex) : [0, 0, 0, 1];
+    if (Math.max(c[0], c[1], c[2]) - Math.min(c[0], c[1], c[2]) > 24) { return colour(hex, th); }
+    var r = chart.currentDevicePixelRatio || 1;
+    var px = chart.ctx.getImageData(Math.round(x * r), Math.round(y * r), 1, 1).data;
+    if (px[3] < 200) { return colour(hex, th) || th.fg; }
+    var l = luminance(px);
+    return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+  }
+
+  // Where a text item lands on its chart [CSS px]: [left, top, right, bottom] (unrotated texts).
+  function textBox(chart, item, ptpx) {
+    var size = textSize(item, ptpx), lines = item.s.split("\n");
+    measuring.font = (item.b ? "bold " : "") + cssFont(size);
+    var width = Math.max.apply(null, lines.map(function (l) { return measuring.measureText(l).width; }));
+    var x = pixel(chart.scales.x, item.xy[0]), y = pixel(chart.scales.y, item.xy[1]);
+    var height = size * 1.2 * lines.length;
+    var left = item.ha === "left" ? x : item.ha === "right" ? x - width : x - width / 2;
+    var top = item.va === "top" ? y : item.va === "bottom" ? y - height : y - height / 2;
+    return [left, top, left + width, top + height];
+  }
+
   var shapesPlugin = {
     id: "ilShapes",
     beforeDatasetsDraw: function (chart) { drawShapes(chart, chart.$il.below, chart.$il.ptpx); },
     afterDatasetsDraw: function (chart) { drawShapes(chart, chart.$il.above, chart.$il.ptpx); }
   };
 
-  function scaleOptions(axes, axis, th, ptpx) {
+  // Text measured outside any chart (tick labels are wrapped before Chart.js lays them out).
+  var measuring = document.createElement("canvas").getContext("2d");
+
+  function scaleOptions(axes, axis, th, ptpx, room) {
     var ticks = axes[axis + "t"], label = axes[axis + "lab"], size = Math.max(10, 10 * ptpx);
+    // A long tick label on the vertical axis (a bar's name) takes at most `room.px` pixels: longer
+    // ones are broken into lines.
+    var text = function (index) {
+      var t = ticks[index] ? ticks[index][1] : "";
+      return axis === "y" && room ? fitLines(measuring, t, cssFont(size), room.px) : t;
+    };
     return {
       type: axes[axis + "s"] === "log" ? "logarithmic" : "linear",
       min: axes[axis + "l"][0], max: axes[axis + "l"][1], reverse: axes[axis + "inv"], display: axes.on,
@@ -177,8 +219,12 @@
       border: {display: true, color: th.muted},
       title: {display: Boolean(label), text: label, color: th.fg, font: {size: size * 1.05}},
       afterBuildTicks: function (scale) { scale.ticks = ticks.map(function (t) { return {value: t[0]}; }); },
-      ticks: {color: th.fg, autoSkip: false, maxRotation: 0, font: {size: size},
-              callback: function (value, index) { return ticks[index] ? ticks[index][1] : ""; }}
+      // matplotlib's ticks and labels; on a narrow chart Chart.js drops every other label of the
+      // horizontal axis rather than let two overprint (the vertical axis's labels may name bars: all
+      // stay, and a narrow screen gives the chart the height they need).
+      ticks: {color: th.fg, autoSkip: axis === "x", autoSkipPadding: 8, maxRotation: 0,
+              font: {size: size},
+              callback: function (value, index) { return text(index); }}
     };
   }
 
@@ -253,7 +299,15 @@
       };
       input.addEventListener(input.type === "range" ? "input" : "change", handler);
     });
-    new ResizeObserver(function () { self.render(true); }).observe(this.figure);
+    // Redrawn when the figure's width changes (not its height, which stacking sets), a frame later
+    // so that a redraw's own change of size is not reported within the same observation.
+    var drawnWidth = null;
+    new ResizeObserver(function (entries) {
+      var width = Math.round(entries[0].contentRect.width);
+      if (width === drawnWidth) { return; }
+      drawnWidth = width;
+      window.requestAnimationFrame(function () { self.render(true); });
+    }).observe(this.figure);
     this.render();
   }
 
@@ -290,9 +344,9 @@
   function regions(axes) {
     var boxes = axes.map(function (a) { return a.box; });
     if (axes.every(function (a) { return a.outer; })) {
-      return axes.map(function (a) {
+      return separate(axes.map(function (a) {
         return {left: a.outer[0], bottom: a.outer[1], right: a.outer[2], top: a.outer[3]};
-      });
+      }), boxes);
     }
     return boxes.map(function (b) {
       var r = {left: 0, right: 1, bottom: 0, top: 1};
@@ -309,12 +363,152 @@
     });
   }
 
+  // matplotlib's outer boxes may overlap (a long title reaching over the plot beside it); each
+  // chart gets its own part of the figure, cut half way between the two axes.
+  function separate(rs, boxes) {
+    rs.forEach(function (r, i) {
+      rs.forEach(function (o, j) {
+        if (j <= i || !(r.left < o.right && o.left < r.right && r.bottom < o.top && o.bottom < r.top)) { return; }
+        var b = boxes[i], c = boxes[j];
+        if (b[0] + b[2] <= c[0] || c[0] + c[2] <= b[0]) {          // side by side
+          var first = b[0] < c[0] ? [r, b, o, c] : [o, c, r, b];
+          var cut = (first[1][0] + first[1][2] + first[3][0]) / 2;
+          cut = Math.min(Math.max(cut, first[2].left), first[0].right);
+          first[0].right = Math.min(first[0].right, cut);
+          first[2].left = Math.max(first[2].left, cut);
+        } else {                                                     // one above the other
+          var upper = b[1] > c[1] ? [r, b, o, c] : [o, c, r, b];
+          var level = (upper[3][1] + upper[3][3] + upper[1][1]) / 2;
+          upper[0].bottom = Math.max(upper[0].bottom, level);
+          upper[2].top = Math.min(upper[2].top, level);
+        }
+      });
+    });
+    return rs;
+  }
+
+  //: Below this width [CSS px] the plots of a figure are stacked, one under the other, each as wide
+  //: as the figure (two plots side by side would get about 160 pixels each on a phone) and at least
+  //: as tall as its labels need.
+  var STACK_BELOW_PX = 600;
+
+  // On a narrow screen the plots are stacked in reading order, each as wide as the figure and as
+  // tall as its own shape asks (within limits): figure fractions of the new, taller figure.
+  function stacked(rs, figure, width, needs) {
+    var order = rs.map(function (r, i) { return i; }).sort(function (i, j) {
+      var a = rs[i], b = rs[j];
+      if (Math.abs(a.top - b.top) > 0.05) { return b.top - a.top; }
+      return a.left - b.left;
+    });
+    var heights = rs.map(function (r, i) {
+      var shape = ((r.top - r.bottom) * figure.height_in) / ((r.right - r.left) * figure.width_in);
+      // Room for every line of the vertical axis's labels, and for the title and horizontal axis.
+      var need = Math.max(180, 110 + 15 * needs[i]);
+      return Math.min(Math.max(width * shape, need), Math.max(1.1 * width, need));
+    });
+    var total = heights.reduce(function (a, b) { return a + b; }, 0), y = 0, out = [];
+    order.forEach(function (i) {
+      out[i] = {left: 0, right: 1, top: 1 - y / total, bottom: 1 - (y + heights[i]) / total};
+      y += heights[i];
+    });
+    return {regions: out, height: total};
+  }
+
+  // Text that is too long for its place is broken into lines at spaces (Chart.js draws an array
+  // of lines); a single word that is still too long is left to the font size.
+  function fitLines(ctx, text, font, room) {
+    if (!text || room <= 0) { return text; }
+    ctx.save();
+    ctx.font = font;
+    var fits = function (t) { return ctx.measureText(t).width <= room; };
+    var lines = [], line = "";
+    String(text).split("\n").forEach(function (paragraph) {
+      line = "";
+      paragraph.split(" ").forEach(function (word) {
+        var next = line ? line + " " + word : word;
+        if (line && !fits(next)) { lines.push(line); line = word; } else { line = next; }
+      });
+      lines.push(line);
+    });
+    ctx.restore();
+    return lines.length === 1 ? lines[0] : lines;
+  }
+
+  function cssFont(size) { return size.toFixed(1) + "px system-ui, -apple-system, 'Segoe UI', sans-serif"; }
+
+  // After a first layout: break the title and axis titles that do not fit their chart, and make
+  // room at the chart's edges for texts placed beyond its plot (a value written after a bar); then
+  // lay out again (only when something changed).
+  function fitChart(chart) {
+    var ctx = chart.ctx, changed = false;
+    for (var pass = 0; pass < 5; pass++) {
+      var area = chart.chartArea;
+      if (!area) { return; }
+      [["x", area.right - area.left], ["y", area.bottom - area.top]].forEach(function (pair) {
+        var title = chart.options.scales[pair[0]].title;
+        if (!title.display || Array.isArray(title.text)) { return; }
+        var lines = fitLines(ctx, title.text, cssFont(title.font.size), pair[1]);
+        if (Array.isArray(lines)) { title.text = lines; changed = true; }
+      });
+      var head = chart.options.plugins.title;
+      if (head.display && head.text.length === 1) {
+        var lines = fitLines(ctx, head.text[0], cssFont(head.font.size), chart.width - 8);
+        if (Array.isArray(lines)) { head.text = lines; changed = true; }
+      }
+      // A text at a fraction f of the plot's width that overhangs the right edge by o comes back
+      // inside when the plot narrows by o / f (and likewise on the other sides).
+      var padding = chart.options.layout.padding, extra = {left: 0, right: 0, top: 0, bottom: 0};
+      var width = Math.max(1, area.right - area.left), height = Math.max(1, area.bottom - area.top);
+      chart.$il.above.forEach(function (item) {
+        if (item.k !== "text" || item.rot) { return; }
+        var box = textBox(chart, item, chart.$il.ptpx);
+        var fx = Math.min(Math.max((pixel(chart.scales.x, item.xy[0]) - area.left) / width, 0.2), 1);
+        var fy = Math.min(Math.max((pixel(chart.scales.y, item.xy[1]) - area.top) / height, 0.2), 1);
+        extra.left = Math.max(extra.left, (-box[0] + 1) / (1.2 - fx));
+        extra.top = Math.max(extra.top, (-box[1] + 1) / (1.2 - fy));
+        extra.right = Math.max(extra.right, (box[2] - chart.width + 2) / fx);
+        extra.bottom = Math.max(extra.bottom, (box[3] - chart.height + 1) / fy);
+      });
+      var grown = false;
+      ["left", "right", "top", "bottom"].forEach(function (side) {
+        if (extra[side] > 0) { padding[side] = (padding[side] || 0) + Math.ceil(extra[side]); grown = true; }
+      });
+      if (grown) {   // a narrower plot leaves its vertical axis's labels less room too
+        chart.$il.room.px = Math.min(chart.$il.room.px,
+                                     0.45 * (chart.width - (padding.left || 0) - (padding.right || 0)));
+      }
+      if (!changed && !grown) { return; }
+      chart.update("none");
+      changed = false;
+    }
+  }
+
   Panel.prototype.draw = function (items, th) {
-    var self = this, width = this.figure.clientWidth || 600;
-    var ptpx = Math.max(0.9, Math.min(1.6, width / (this.data.figure.width_in * 72)));
+    var self = this, width = this.figure.clientWidth || 600, figure = this.data.figure;
     var axes = items.filter(function (i) { return i.k === "axes"; });
     var fig = items.filter(function (i) { return i.k === "fig"; })[0];
-    var boxes = regions(axes);
+    var boxes = regions(axes), narrow = width < STACK_BELOW_PX;
+    // Points to pixels: the figure's own scale, within limits (on a phone, the smallest).
+    var ptpx = narrow ? 0.9 : Math.max(0.9, Math.min(1.6, width / (figure.width_in * 72)));
+    // The room each chart gives the labels of its vertical axis (Chart.js lets that axis take at
+    // most half the chart), and the lines they take there.
+    var rooms = boxes.map(function (r) { return 0.48 * width * (narrow ? 1 : r.right - r.left); });
+    if (narrow) {
+      var font = cssFont(Math.max(10, 10 * ptpx));
+      var lines = axes.map(function (a, n) {
+        return a.yt.reduce(function (sum, t) {
+          var fitted = fitLines(measuring, t[1], font, rooms[n]);
+          return sum + (Array.isArray(fitted) ? fitted.length : 1);
+        }, 0);
+      });
+      var stack = stacked(boxes, figure, width, lines);
+      boxes = stack.regions;
+      this.figure.style.aspectRatio = width.toFixed(1) + " / " + stack.height.toFixed(1);
+      this.root.classList.add("il-sp-stacked");
+    } else {
+      this.figure.style.aspectRatio = figure.width_in + " / " + figure.height_in;
+      this.root.classList.remove("il-sp-stacked");
+    }
     var seen = {};
     axes.forEach(function (a, n) {
       seen[a.i] = true;
@@ -323,15 +517,16 @@
       var lines = artists.filter(function (i) { return i.k === "line"; });
       var shapes = artists.filter(function (i) { return i.k !== "line"; })
         .sort(function (p, q) { return p.z - q.z; });
-      var il = {theme: th, ptpx: ptpx,
+      var il = {theme: th, ptpx: ptpx, room: {px: rooms[n]},
                 below: shapes.filter(function (i) { return i.z < 2 && i.k !== "text"; }),
                 above: shapes.filter(function (i) { return i.z >= 2 || i.k === "text"; })};
       var datasets = lines.map(function (i) { return lineDataset(i, th, ptpx); });
       var options = {
         animation: false, responsive: true, maintainAspectRatio: false, parsing: false, events: [],
-        layout: {padding: 2},
+        layout: {padding: {left: 2, right: 2, top: 2, bottom: 2}},
         plugins: {legend: {display: false}, tooltip: {enabled: false}, title: titleOptions(a, th, ptpx)},
-        scales: {x: scaleOptions(a, "x", th, ptpx), y: scaleOptions(a, "y", th, ptpx)}
+        scales: {x: scaleOptions(a, "x", th, ptpx),
+                 y: scaleOptions(a, "y", th, ptpx, il.room)}
       };
       if (!chart) {
         var box = document.createElement("div");
@@ -355,38 +550,83 @@
       style.top = (100 * (1 - region.top)) + "%";
       style.height = (100 * (region.top - region.bottom)) + "%";
       chart.canvas.parentNode.hidden = false;
+      chart.resize();
       chart.update("none");
+      fitChart(chart);
     });
     Object.keys(this.charts).forEach(function (i) {
       if (!seen[i]) { self.charts[i].canvas.parentNode.hidden = true; }
     });
-    // Legends and the figure's title as text, under the figure.
-    var entries = [];
-    if (fig && fig.title) { entries.push({title: fig.title}); }
-    axes.forEach(function (a) { entries = entries.concat(a.legend); });
-    if (fig) { entries = entries.concat(fig.legend); }
-    var key = JSON.stringify(entries) + th.dark;
-    if (key !== this.legendKey) {
-      this.legendKey = key;
-      this.legend.textContent = "";
-      entries.forEach(function (e) {
+    this.drawLegend(axes, fig, th);
+    thinTicks(this.root);
+  };
+
+  // What names a plot in a legend's heading: its title, else its axis labels.
+  function plotName(a) {
+    var title = a.title.filter(Boolean).join(" ");
+    return title || a.xlab || a.ylab || "";
+  }
+
+  // Legends and the figure's title as text, under the figure: one group per plot that has a
+  // legend, headed by the plot's name when there are several (two plots may use the same colours
+  // for different things), then the figure's own legend.
+  Panel.prototype.drawLegend = function (axes, fig, th) {
+    var self = this, groups = [];
+    if (fig && fig.title) { groups.push({title: fig.title, entries: []}); }
+    var withLegend = axes.filter(function (a) { return a.legend.length; });
+    withLegend.forEach(function (a) {
+      groups.push({heading: withLegend.length > 1 ? plotName(a) : "", entries: a.legend});
+    });
+    if (fig && fig.legend.length) { groups.push({heading: "", entries: fig.legend}); }
+    var key = JSON.stringify(groups) + th.dark;
+    if (key === this.legendKey) { return; }
+    this.legendKey = key;
+    this.legend.textContent = "";
+    groups.forEach(function (group, g) {
+      var heading = group.title || group.heading;
+      if (heading) {
+        var head = document.createElement("li");
+        head.className = "il-sp-legend-title";
+        head.textContent = heading;
+        self.legend.appendChild(head);
+      }
+      group.entries.forEach(function (e) {
         var li = document.createElement("li");
-        if (e.title) {
-          li.className = "il-sp-legend-title";
-          li.textContent = e.title;
-        } else {
-          var swatch = document.createElement("span");
-          swatch.className = "il-sp-swatch il-sp-swatch-" + e[1];
-          swatch.style.setProperty("--il-swatch", colour(e[2], th) || th.fg);
-          if (e[3]) { swatch.style.backgroundImage = hatchSwatch(e[3]); }
-          swatch.setAttribute("aria-hidden", "true");
-          li.appendChild(swatch);
-          li.appendChild(document.createTextNode(e[0]));
-        }
+        li.dataset.group = String(g);
+        var swatch = document.createElement("span");
+        swatch.className = "il-sp-swatch il-sp-swatch-" + e[1];
+        swatch.style.setProperty("--il-swatch", colour(e[2], th) || th.fg);
+        if (e[3]) { swatch.style.backgroundImage = hatchSwatch(e[3]); }
+        swatch.setAttribute("aria-hidden", "true");
+        li.appendChild(swatch);
+        li.appendChild(document.createTextNode(e[0]));
         self.legend.appendChild(li);
       });
-    }
+    });
   };
+
+  // The values written under an unevenly stepped slider: a label that would run into the one
+  // before it is left out (its tick mark stays); the first and the last are always written.
+  function thinTicks(root) {
+    root.querySelectorAll(".il-sp-ticks").forEach(function (ticks) {
+      var labels = Array.from(ticks.querySelectorAll(".il-sp-tick-label"));
+      labels.forEach(function (label) { label.classList.remove("il-sp-tick-crowded"); });
+      var shown = [], gap = 6;
+      labels.forEach(function (label, i) {
+        var box = label.getBoundingClientRect(), last = shown[shown.length - 1];
+        if (last && box.left < last.box.right + gap) {
+          if (i === labels.length - 1) {      // keep the last: drop the one before it instead
+            last.label.classList.add("il-sp-tick-crowded");
+            shown.pop();
+          } else {
+            label.classList.add("il-sp-tick-crowded");
+            return;
+          }
+        }
+        shown.push({label: label, box: box});
+      });
+    });
+  }
 
   function start() {
     // Without Chart.js or DecompressionStream (browsers before 2023) the panel keeps its
