@@ -207,6 +207,32 @@ GPUS = name_table([
         ),
     ),
     GPU(
+        # Meta's Grand Teton H100: the H100 SXM's GH100 die with 96 GB of HBM2e at 2.4 TB/s, run at a 500 W
+        # power limit. Its peak is not stated ("between SXM and NVL, and we don't know its exact value"):
+        # the H100 SXM's dense peaks and best measured matmuls are taken, so the model does not charge
+        # the lower power limit, which no published measurement of this part prices.
+        name="H100 SXM 96GB", vendor="NVIDIA", year=2023,
+        bf16_flop_per_s=989.4 * u.TFLOP_per_s, fp8_flop_per_s=1978.9 * u.TFLOP_per_s,
+        hbm_bytes=96 * u.GB, hbm_bandwidth_bytes_per_s=2.4 * u.TB_per_s,
+        power_w=500 * u.W, scale_up_link="NVLink 4",
+        measured_matmul_flop_per_s=794.5 * u.TFLOP_per_s,
+        measured_fp8_matmul_flop_per_s=1382.2 * u.TFLOP_per_s,
+        same_silicon_as="H200 SXM",
+        streaming_multiprocessors=132,
+        sources=(
+            Source(title="torchtitan: benchmarks/llama3_h100_202412_torchtitan.md", year=2024,
+                   url="https://github.com/pytorch/torchtitan/blob/820504e20d1149fbf0b98c567af24c4b0433b22d/"
+                       "benchmarks/llama3_h100_202412_torchtitan.md",
+                   locator="Hardware (L13-15) and footnote 2 (L82)",
+                   note="'Each H100 GPU is equipped with 96GB HBM2e with 2.4 TB/sec peak memory bandwidth'; 'We "
+                        "used the default 500W power limit'; 'the actual peak TFLOPs number is between SXM and "
+                        "NVL, and we don't know its exact value': the peaks and measured matmul rates here are "
+                        "the H100 SXM's, an assumption"),
+            MLENG_ACCELERATORS.at("H100 SXM row", note="the H100 SXM's peaks, taken for this variant"),
+            _MAMF_SOURCE,
+        ),
+    ),
+    GPU(
         # Same GH100 die and clocks as H100 SXM; more and faster memory.
         name="H200 SXM", vendor="NVIDIA", year=2024,
         bf16_flop_per_s=989.4 * u.TFLOP_per_s, fp8_flop_per_s=1978.9 * u.TFLOP_per_s,

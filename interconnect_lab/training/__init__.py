@@ -101,7 +101,7 @@ from .models import (  # noqa: F401
     training_time_s,
 )
 from .hardware import ZERO, ZERO_PLUS_PLUS, Cluster, Efficiencies
-from .stack import Kernels, Optimizer, Overlap, Precision, Software, ZeroPlusPlus
+from .stack import CONTEXT_PARALLEL_SOURCES, Kernels, Optimizer, Overlap, Precision, Software, ZeroPlusPlus
 from .presets import (  # noqa: F401
     GPT3, LLAMA2, transformer_model, cluster, software, system_cluster, scale_out_variants,
 )
@@ -154,7 +154,7 @@ __all__ = [
     "parameter_count", "flops_per_token", "FLOP_CONVENTIONS", "training_flops", "RECOMPUTATION", "Recomputation",
     # hardware and software
     "Cluster", "CLUSTERS", "cluster", "Software", "Kernels", "Precision", "Overlap", "Optimizer", "ZeroPlusPlus",
-    "SOFTWARE", "software",
+    "SOFTWARE", "software", "CONTEXT_PARALLEL_SOURCES",
     "Efficiencies", "DEFAULT_EFFICIENCIES", "ATTENTION_KERNELS", "ATTENTION_KERNEL_SOURCES",
     "AttentionShare", "attention_share", "ATTENTION_BENCHMARK_LENGTHS",
     "FLASH_ATTENTION_BACKWARD_FLOPS",

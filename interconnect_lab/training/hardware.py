@@ -343,9 +343,9 @@ class AttentionShare(NamedTuple):
     backward: float
 
 
-#: GPUs FlashAttention-3's benchmark speaks for: the H100 it ran on, and the H200, which has the
-#: H100's SMs and clocks.
-_HOPPER = ("H100 SXM", "H200 SXM")
+#: GPUs FlashAttention-3's benchmark speaks for: the H100 it ran on, and the H200 and Meta's 96 GB
+#: H100, which have the H100's SMs (the 96 GB part's clocks at its 500 W limit are not published).
+_HOPPER = ("H100 SXM", "H200 SXM", "H100 SXM 96GB")
 #: Head dimensions the benchmark measured.
 _BENCHMARK_HEAD_DIMS = (64, 128)
 

@@ -81,7 +81,7 @@ from .models import TransformerModel
 from .hardware import (EAGER_ELEMENTWISE_SOURCES, EAGER_OPTIMIZER_SOURCES, MEGATRON_CLIP_GRADS, MPT_PRETRAIN_YAML,
                        TORCHTITAN_OPTIMIZER, PYTORCH_CHECKPOINT_EARLY_STOP, Cluster, Efficiencies, ZERO,
                        ZERO_PLUS_PLUS)
-from .stack import Kernels, Optimizer, Overlap, Precision, Software, ZeroPlusPlus
+from .stack import CONTEXT_PARALLEL_SOURCES, Kernels, Optimizer, Overlap, Precision, Software, ZeroPlusPlus
 
 
 GPT3 = Source(
@@ -215,8 +215,8 @@ def _deepspeed_stacks():
     """DeepSpeed's ZeRO-3, and with ZeRO++'s three techniques."""
     deepspeed = Software(
         name="DeepSpeed ZeRO-3", kernels=Kernels(attention="FlashAttention-2"),
-        overlap=Overlap(data_parallel="per layer"), precision=Precision(gradient_bytes=2),
-        scatter_gather=False, sources=(ZERO,))
+        overlap=Overlap(data_parallel="per layer", context_parallel="a2a"), precision=Precision(gradient_bytes=2),
+        scatter_gather=False, sources=(ZERO,) + CONTEXT_PARALLEL_SOURCES["a2a"][-1:])
     zero_pp = deepspeed.replace(
         name="DeepSpeed ZeRO++", zero_plus_plus=ZeroPlusPlus(quantized_weights=True, hierarchical_partition=True,
                                                              quantized_gradients=True), sources=(ZERO_PLUS_PLUS,))
@@ -252,21 +252,34 @@ def _pytorch_fsdp_stacks():
                  PYTORCH_AMP, MPT_PRETRAIN_YAML))
     # torchtitan: FSDP2 with BF16 compute weights and FP32 gradient reductions, SDPA's
     # FlashAttention-2 kernel, norms, rotary embedding and activations op by op (eager mode).
+    # Its context parallelism is PyTorch's ring around SDPA, all-gather rotate by default (torchtitan
+    # 9dec370, --experimental.context_parallel_rotate_method 'allgather').
     torchtitan = fsdp.replace(
         name="torchtitan 2024", precision={"gradient_bytes": 4}, kernels={"attention": "FlashAttention-2"},
-        sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG, TORCHTITAN_OPTIMIZER))
+        overlap={"context_parallel": "ring, all-gather rotate"},
+        sources=fsdp.sources + (TORCHTITAN_JOB_CONFIG, TORCHTITAN_OPTIMIZER)
+        + CONTEXT_PARALLEL_SOURCES["ring, all-gather rotate"])
     # ... with torch.compile on each transformer block: Inductor fuses each chain of element-wise
     # ops into one kernel, so the norms, rotary embedding and SwiGLU move each element once.
     torchtitan_compiled = torchtitan.replace(
         name="torchtitan 2024, compiled", kernels={"elementwise": "one kernel each"},
         sources=(sharding, TORCHTITAN_JOB_CONFIG, TORCHTITAN_OPTIMIZER, TORCHTITAN_H100_BENCHMARK.at(
-            "Tables 1 and 3", note="FSDP against FSDP + torch.compile, which compiles each TransformerBlock")))
+            "Tables 1 and 3", note="FSDP against FSDP + torch.compile, which compiles each TransformerBlock"))
+        + CONTEXT_PARALLEL_SOURCES["ring, all-gather rotate"])
     # ... and with torchao's Float8 linear layers (FP8 GEMMs through cuBLAS, dynamic scaling).
     torchtitan_compiled_fp8 = torchtitan_compiled.replace(
         name="torchtitan 2024, compiled FP8", kernels={"gemm_precision": "fp8"},
         sources=torchtitan_compiled.sources[:3] + (TORCHTITAN_H100_BENCHMARK.at(
-            "Tables 1 and 3", note="FSDP + torch.compile + Float8: torchao's Float8 linear layers"),))
-    return fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled, torchtitan_compiled_fp8
+            "Tables 1 and 3", note="FSDP + torch.compile + Float8: torchao's Float8 linear layers"),)
+        + CONTEXT_PARALLEL_SOURCES["ring, all-gather rotate"])
+    # ... and with asynchronous tensor parallelism (torchtitan's AsyncTP: each TP collective cut into
+    # chunks pipelined with its matmuls through symmetric memory), as its 2D to 4D runs of Tables 4-6.
+    torchtitan_async_tp = torchtitan_compiled_fp8.replace(
+        name="torchtitan 2024, compiled FP8, async TP", overlap={"tensor_parallel": "pipelined"},
+        sources=torchtitan_compiled_fp8.sources + (TORCHTITAN_H100_BENCHMARK.at(
+            "Tables 4-6", note="2D + AsyncTP; 3D and 4D runs with torch.compile, Float8 and AsyncTP"),))
+    return (fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled, torchtitan_compiled_fp8,
+            torchtitan_async_tp)
 
 
 def _other_stacks():
@@ -282,20 +295,20 @@ def _other_stacks():
         name="flash-attention GPT, FlashAttention-1", kernels={"attention": "FlashAttention-1"})
     llama3 = Software(
         name="Llama 3", kernels=Kernels(attention="FlashAttention-2", elementwise="fused"),
-        overlap=Overlap(context_parallel="none", pipeline="asynchronous", data_parallel="per layer"),
+        overlap=Overlap(context_parallel="all_gather", pipeline="asynchronous", data_parallel="per layer"),
         scatter_gather=False, precision=Precision(gradient_bytes=4),
         sources=(LLAMA3.at("§3.3.2", note="asynchronous pipeline sends; FSDP of optimizer state and "
                            "gradients overlapped with compute; context parallelism all-gathers keys "
                            "and values, its latency exposed; attention kernel not stated"),))
     megatron_core = Software(
         name="Megatron-Core 2024", kernels=Kernels(attention="cuDNN", elementwise="fused"),
-        overlap=Overlap(tensor_parallel="pipelined", pipeline="asynchronous", data_parallel="buckets",
-                        bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000),
+        overlap=Overlap(tensor_parallel="pipelined", context_parallel="p2p", pipeline="asynchronous",
+                        data_parallel="buckets", bucket_parameters=40_000_000, bucket_parameters_per_rank=1_000_000),
         scatter_gather=False, precision=Precision(gradient_bytes=4), optimizer=_MEGATRON_CLIPPING,
         sources=(MEGATRON_CORE.at("README, training speed and scalability", note=(
             "Transformer Engine fused attention and kernels, tensor-parallel communication overlap, "
             "--overlap-grad-reduce and --overlap-param-gather with the distributed optimizer")),
-                 MEGATRON_CORE_DDP, MEGATRON_CLIP_GRADS))
+                 MEGATRON_CORE_DDP, MEGATRON_CLIP_GRADS) + CONTEXT_PARALLEL_SOURCES["p2p"])
     megatron_core_fp8 = megatron_core.replace(
         name="Megatron-Core 2024 FP8", kernels={"gemm_precision": "fp8"},
         sources=megatron_core.sources + (MEGATRON_CORE.at("Transformer Engine", note="FP8 linear layers"),))

@@ -11,8 +11,9 @@ record                 fields
                        ops), ``parallel_block``
 :class:`Precision`     ``parameter_bytes``, ``gradient_bytes``, ``fp32_weights`` (FP32 weights
                        under autocast)
-:class:`Overlap`       ``tensor_parallel``, ``context_parallel``, ``pipeline``, ``data_parallel``
-                       and its ``bucket_parameters``, ``bucket_parameters_per_rank``
+:class:`Overlap`       ``tensor_parallel``, ``context_parallel`` (which implementation) and
+                       ``context_parallel_load_balance``, ``pipeline``, ``data_parallel`` and
+                       its ``bucket_parameters``, ``bucket_parameters_per_rank``
 :class:`Optimizer`     ``update`` (one fused kernel or op by op), ``clipping`` (every step or only
                        over the threshold)
 :class:`ZeroPlusPlus`  ``quantized_weights``, ``hierarchical_partition``, ``quantized_gradients``
@@ -51,7 +52,79 @@ from .._validation import check_choice, check_flag, check_integer
 from ..sources import Source
 from .hardware import ATTENTION_KERNELS
 
-__all__ = ["Software", "Kernels", "Precision", "Overlap", "Optimizer", "ZeroPlusPlus"]
+__all__ = ["Software", "Kernels", "Precision", "Overlap", "Optimizer", "ZeroPlusPlus", "CONTEXT_PARALLEL_SOURCES"]
+
+_TE_CONTEXT_PARALLEL = Source(
+    title="NVIDIA, Transformer Engine: transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py",
+    year=2025,
+    url="https://github.com/NVIDIA/TransformerEngine/blob/d0067d0da6cb01811b8072a7d304f0e00344ce2b/"
+        "transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py")
+_MEGATRON_CP_COMM_TYPE = Source(
+    title="NVIDIA, Megatron-LM: megatron/training/arguments.py and megatron/core/transformer/transformer_config.py "
+          "(cp_comm_type)", year=2025,
+    url="https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/"
+        "megatron/training/arguments.py",
+    locator="--cp-comm-type, default ['p2p'] (L3221); transformer_config.py L1030-1043",
+    note="'p2p: Exchange KV chunks with P2P communications in ring topology. P2P is async and can be overlapped "
+         "with attention compute. all_gather: ... The all-gather is not async, and cannot be overlapped. a2a: Like "
+         "DeepSpeed Ulysses, scatter attention heads across the CP group'")
+_PYTORCH_CONTEXT_PARALLEL = Source(
+    title="PyTorch: torch/distributed/tensor/experimental/_attention.py (context_parallel)", year=2025,
+    url="https://github.com/pytorch/pytorch/blob/0123248a484ffe531edb5098b986c1bac08cd296/"
+        "torch/distributed/tensor/experimental/_attention.py",
+    locator="_ContextParallelOptions, _AllGatherRotater, _AllToAllRotater, _templated_ring_attention(_backward)",
+    note="rotate_method ALL_GATHER and enable_load_balance True by default; convert_to_f32 True: dK, dV "
+         "accumulated in FP32; the forward ring waits for the K, V of step 1 after step 0's attention (the "
+         "all-gather is issued once, at step 0); the backward pass passes dK, dV to the next rank after every "
+         "step (dkv_rotater, always ALL_TO_ALL, i.e. permute_tensor) and waits for the last after the loop. "
+         "The stored version read; torchtitan's benchmark ran torch 1963fc8 (2024-12-23)")
+_TORCHTITAN_CONTEXT_PARALLEL = Source(
+    title="torchtitan: torchtitan/config_manager.py and torchtitan/models/llama/model.py", year=2024,
+    url="https://github.com/pytorch/torchtitan/blob/9dec370ad26b5f8e9a7333a0e36165018262644b/"
+        "torchtitan/config_manager.py",
+    locator="--experimental.context_parallel_rotate_method (default 'allgather'); model.py L200-209",
+    note="'allgather' means to all-gather all kv shards on ranks after the first sub-SDPA computation, "
+         "'alltoall' means to all-to-all shuffle the kv shards; the Llama attention repeats the KV heads "
+         "(repeat_kv) before F.scaled_dot_product_attention, so the ring carries K and V of every query head; "
+         "FSDP shards over the data- and context-parallel ranks together (mesh 'dp_shard_cp')")
+_DEEPSPEED_ULYSSES = Source(
+    title="S. A. Jacobs et al., DeepSpeed Ulysses: System Optimizations for Enabling Training of Extreme Long "
+          "Sequence Transformer Models", year=2023, url="https://arxiv.org/abs/2309.14509",
+    note="all-to-all of Q, K, V (3Nh) before attention and of the output (Nh) after: 4Nh/P per link; "
+         "the sequence-parallel degree is at most the number of (KV) heads")
+_LLAMA3_CONTEXT_PARALLEL = Source(
+    title="A. Grattafiori et al., The Llama 3 Herd of Models", year=2024, url="https://arxiv.org/abs/2407.21783",
+    locator="§3.3.2",
+    note="'we partition the input sequence into 2 x CP chunks ... all-gather the key (K) and value (V) tensors ... "
+         "Although the all-gather communication latency is exposed in the critical path, we still adopt this "
+         "approach'")
+
+#: Where each ``Overlap.context_parallel`` implementation and its load balancing are described.
+CONTEXT_PARALLEL_SOURCES = MappingProxyType({
+    "p2p": (_TE_CONTEXT_PARALLEL.at(
+        "AttnFuncWithCPAndKVP2P (L1356), flash_attn_p2p_communicate (L96)",
+        note="'Split attention compute into multiple steps, and overlap current-step compute with next-step "
+             "communication'; for i in range(cp_size + 1): wait for step i's KV, post step i+1's isend/irecv, "
+             "compute; backward: '# wait until dKV is received' after the last step"), _MEGATRON_CP_COMM_TYPE),
+    "all_gather": (_TE_CONTEXT_PARALLEL.at(
+        "AttnFuncWithCPAndKVAllGather (L3014)",
+        note="'KV all-gather between CP ranks is exposed. Refer section 3.3.2 of The Llama 3 Herd of Models'"),
+        _MEGATRON_CP_COMM_TYPE, _LLAMA3_CONTEXT_PARALLEL),
+    "a2a": (_TE_CONTEXT_PARALLEL.at("AttnFuncWithCPAndQKVOA2A (L4170)", note="'Like Ulysses, applying A2A to QKVO'"),
+            _MEGATRON_CP_COMM_TYPE, _DEEPSPEED_ULYSSES),
+    "ring, all-gather rotate": (_PYTORCH_CONTEXT_PARALLEL, _TORCHTITAN_CONTEXT_PARALLEL),
+    "ring, all-to-all rotate": (_PYTORCH_CONTEXT_PARALLEL, _TORCHTITAN_CONTEXT_PARALLEL),
+    "data parallel": (Source(
+        title="NVIDIA, Megatron-LM: megatron/core/distributed/distributed_data_parallel.py", year=2025,
+        url="https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/"
+            "megatron/core/distributed/distributed_data_parallel.py",
+        locator="L148-149, L275, L289", note="gradients reduced over dp_cp_group, the data- and "
+                                              "context-parallel ranks together"), _TORCHTITAN_CONTEXT_PARALLEL),
+    "load balance": (_TE_CONTEXT_PARALLEL.at(
+        "get_seq_chunk_ids_for_reordering_before_attn (L236), DualChunkSwap (L4963)",
+        note="'DualChunkSwap divides each sequence into (cp_size * 2) chunks and distributes 2 chunks of' it to "
+             "each rank"), _PYTORCH_CONTEXT_PARALLEL, _LLAMA3_CONTEXT_PARALLEL),
+})
 
 
 def _check_choices(record):
@@ -209,10 +282,33 @@ class Overlap:
         Megatron-Core's TP communication overlap): all but the first chunk hide
         (exposed ``max(T/t, T - t_GEMM)``).
     context_parallel : str
-        A name in ``Overlap.CHOICES["context_parallel"]``. ``"under attention"``:
-        the key and value exchange runs under the attention it feeds (ring
-        attention). ``"none"``: all-gathered before attention and exposed, as
-        Llama 3 does it (§3.3.2).
+        How context parallelism exchanges keys and values, a name in
+        ``Overlap.CHOICES["context_parallel"]`` (each priced by
+        :func:`~interconnect_lab.training.terms.context_parallel_layer_s`, with
+        its sources in ``training.CONTEXT_PARALLEL_SOURCES``). ``"p2p"``:
+        Transformer Engine's ring (``cp_comm_type="p2p"``, Megatron-Core's
+        default): c - 1 send/receive steps of the K, V chunk, each under one
+        step of attention; in the backward pass the chunk and its gradient.
+        ``"all_gather"``: K and V all-gathered before attention and exposed
+        (Transformer Engine's ``"all_gather"``, Llama 3 §3.3.2), and dK, dV
+        reduce-scattered after the backward pass. ``"a2a"``: DeepSpeed-Ulysses
+        (Transformer Engine's ``"a2a"``): all-to-alls of Q, K, V before and of
+        the output after attention, each exposed; needs c no larger than the
+        KV heads of a tensor-parallel rank. ``"ring, all-gather rotate"`` and
+        ``"ring, all-to-all rotate"``: PyTorch's ``context_parallel`` (as
+        torchtitan runs it, around SDPA called with K and V repeated to every
+        query head): the K, V all-gathered once under the first step of
+        attention, or passed on step by step; in the backward pass the FP32
+        dK, dV passed round the ring, the last hop exposed. Every one splits
+        the sequence into 2c chunks, rank i holding chunks i and 2c - 1 - i
+        (DualChunkSwap), so the causal mask leaves every rank the same work,
+        unless ``context_parallel_load_balance`` is off.
+    context_parallel_load_balance : bool
+        PyTorch's ``enable_load_balance`` (on by default): the 2c chunks above.
+        Off, rank i holds the i-th of c contiguous chunks and the causal mask
+        gives the last rank (2c - 1)/c times the mean attention work
+        (:func:`~interconnect_lab.training.terms.causal_imbalance`). Only the
+        rings of PyTorch offer it off; Ulysses has no imbalance to balance.
     pipeline : str
         A name in ``Overlap.CHOICES["pipeline"]``. ``"asynchronous"``: sends and
         receives run beside compute; only the 2(p-1) transfers of warm-up and
@@ -244,8 +340,15 @@ class Overlap:
             "pipelined": "every collective cut into t chunks pipelined with its GEMMs (MegaScale, Megatron-Core)",
         }),
         "context_parallel": MappingProxyType({
-            "none": "keys and values all-gathered before attention and waited for (Llama 3)",
-            "under attention": "keys and values passed on while attention computes (ring attention)",
+            "p2p": "K, V passed round a ring in c - 1 send/receive steps, each under a step of attention "
+                   "(Transformer Engine, Megatron-Core's default)",
+            "all_gather": "K, V all-gathered before attention, dK, dV reduce-scattered after, exposed "
+                          "(Transformer Engine, Llama 3)",
+            "a2a": "all-to-all of Q, K, V before attention and of its output after, exposed (DeepSpeed-Ulysses)",
+            "ring, all-gather rotate": "K, V all-gathered under the first step of attention, FP32 dK, dV passed "
+                                       "round the ring (PyTorch context_parallel, torchtitan's default)",
+            "ring, all-to-all rotate": "K, V and FP32 dK, dV passed round the ring step by step "
+                                       "(PyTorch context_parallel, rotate method 'alltoall')",
         }),
         "pipeline": MappingProxyType({
             "none": "every send and receive of a stage waited for (blocking)",
@@ -259,7 +362,8 @@ class Overlap:
     })
 
     tensor_parallel: str = "none"
-    context_parallel: str = "under attention"
+    context_parallel: str = "p2p"
+    context_parallel_load_balance: bool = True
     pipeline: str = "none"
     data_parallel: str = "none"
     bucket_parameters: int = 0
@@ -267,6 +371,12 @@ class Overlap:
 
     def __post_init__(self):
         _check_choices(self)
+        _check_flags(self, "context_parallel_load_balance")
+        if not self.context_parallel_load_balance and not self.context_parallel.startswith("ring"):
+            raise ValueError(f"Overlap.context_parallel_load_balance = False needs one of PyTorch's rings "
+                             f"(context_parallel 'ring, all-gather rotate' or 'ring, all-to-all rotate'), not "
+                             f"{self.context_parallel!r}: Transformer Engine always balances its chunks and "
+                             f"Ulysses has no causal imbalance; set it True or choose a ring")
         for field in ("bucket_parameters", "bucket_parameters_per_rank"):
             check_integer(f"Overlap.{field}", getattr(self, field), minimum=0, maximum=10**12, unit="parameters")
         bucketed = self.bucket_parameters > 0 or self.bucket_parameters_per_rank > 0

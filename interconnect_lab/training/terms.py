@@ -65,7 +65,8 @@ __all__ = [
     # one layer
     "ProjectionGemms", "projection_gemm_s", "precision_speedup", "AttentionCore", "attention_core_s",
     "elementwise_s", "eager_elementwise_s", "fp8_quantize_s", "stops_early", "recompute_s", "collective_passes",
-    "LayerCollectives", "tensor_parallel_layer_s", "context_parallel_layer_s", "LayerTerms", "layer_terms",
+    "LayerCollectives", "tensor_parallel_layer_s", "causal_imbalance", "context_parallel_layer_s", "LayerTerms",
+    "layer_terms",
     # the stage and the pipeline
     "layers_per_stage", "edge_stage_layers", "stage_parameters", "StageShape", "stage_shape", "logits_s",
     "stored_weight_bytes", "weight_cast_bytes", "layer_contention_s", "stage_time_s", "pipeline_bubble_s",
@@ -812,14 +813,90 @@ def tensor_parallel_layer_s(model, cluster, software, recompute, tokens, t, sequ
     return LayerCollectives(calls, activation_size, comm, exposed, received)
 
 
-def context_parallel_layer_s(model, cluster, software, recompute, t, c, b, attention_forward_s) -> LayerCollectives:
-    """A layer's context-parallel key and value exchange for one microbatch, and what stays exposed [s].
+def causal_imbalance(c, balanced=True, windowed=False):
+    """The most loaded context-parallel rank's attention work over the mean, under a causal mask [-].
 
-    An all-gather of the keys and values of the whole sequence in every pass
-    (:func:`collective_passes`), over the c ranks of a group (strided by t in the
-    node). ``Overlap.context_parallel`` "under attention" (ring attention)
-    hides it under the attention core, forward and backward
-    (:math:`\\max(T - 3 t_\\text{attn}, 0)` exposed); "none" exposes all of it.
+    Cut into c contiguous chunks, rank i's queries see i + 1/2 chunks of keys:
+    the last rank does :math:`(c - 1/2)` chunks against a mean of :math:`c/2`,
+    :math:`(2c - 1)/c` times the mean, and the others wait for it. Cut into 2c
+    chunks, rank i holding chunks i and 2c - 1 - i (Transformer Engine's
+    DualChunkSwap, PyTorch's round-robin load balancer, Llama 3 §3.3.2), every
+    rank does the same (``training.CONTEXT_PARALLEL_SOURCES["load balance"]``).
+    A sliding window shorter than a chunk leaves every rank the same work either way.
+
+    Parameters
+    ----------
+    c : float or array_like
+        Context-parallel degree [-].
+    balanced : bool
+        The 2c-chunk assignment.
+    windowed : bool
+        The model attends through a sliding window.
+    """
+    c = np.asarray(c, dtype=float)
+    if not np.all(c >= 1):
+        raise ValueError(f"c = {c} is not a context-parallel degree: it must be at least 1")
+    if balanced or windowed:
+        return np.ones_like(c)
+    return (2 * c - 1) / c
+
+
+def _context_parallel_groups(cluster, t, c):
+    """GPUs of a context-parallel group (strided by t) in one node, and of one ring hop (2 in a node, else 1)."""
+    ti, ci = _ranks(t), _ranks(c)
+    in_node = np.maximum(cluster.gpus_per_node // ti, 1)
+    return np.minimum(in_node, ci), np.where(ci <= in_node, 2, 1)
+
+
+def _ulysses_s(model, cluster, software, t, c, tokens, forward_passes):
+    """DeepSpeed-Ulysses: Q, K, V and the output all-to-all'd in each pass, exposed [(calls, message, comm, received)]."""
+    if np.any(np.asarray(c) * np.asarray(t) > model.kv_heads):
+        raise ValueError(f"context_parallel = {np.max(c):g} with tensor_parallel = {np.max(t):g} is more than "
+                         f"Ulysses (Overlap.context_parallel 'a2a') can split: it gives each rank whole KV heads, "
+                         f"so context_parallel x tensor_parallel must be at most kv_heads = {model.kv_heads}")
+    ci = _ranks(c)
+    per_node, _ = _context_parallel_groups(cluster, t, c)
+    size = software.precision.parameter_bytes
+    qkv = size * tokens * (model.hidden_size + 2 * model.kv_size) / t          # in: Q, K, V (back: dQ, dK, dV)
+    out = size * tokens * model.hidden_size / t                                 # out: O (back: dO)
+    one = (collective_s("all_to_all", qkv, ci, per_node, cluster)
+           + collective_s("all_to_all", out, ci, per_node, cluster))
+    passes = forward_passes + 1
+    return 2 * passes, qkv, passes * one, passes * (qkv + out) * (c - 1) / c
+
+
+def context_parallel_layer_s(model, cluster, software, recompute, t, c, b, attention_forward_s,
+                             attention_backward_s) -> LayerCollectives:
+    """A layer's context-parallel exchange for one microbatch, as the stack's implementation runs it [s].
+
+    Each rank holds b·s/c tokens; its K and V take :math:`K = 2 P b s w / (c t)`
+    bytes (w the KV width: the KV heads', or every query head's where the
+    model repeats them before attention, as torchtitan's Llama does before
+    PyTorch's rings). The attention of one step is :math:`t_\\text{attn}/c`,
+    forward or backward. By ``Overlap.context_parallel``
+    (``training.CONTEXT_PARALLEL_SOURCES``):
+
+    - ``"p2p"`` (Transformer Engine): c - 1 send/receives of K per forward
+      pass, each under one step, exposed :math:`(c-1)\\max(t_K - t_\\text{attn}/c, 0)`;
+      backward, c - 1 hops carrying K and its gradient, and the last gradient
+      hop waited for after the last step.
+    - ``"all_gather"`` (Transformer Engine, Llama 3): an all-gather of cK bytes
+      in each forward pass and again in the backward, and a reduce-scatter of
+      dK, dV after it, all exposed.
+    - ``"a2a"`` (Ulysses): all-to-alls of Q, K, V before attention and of the
+      output after it in every pass, exposed; c t must not exceed the KV heads.
+    - ``"ring, all-gather rotate"`` (PyTorch): the all-gather of cK bytes issued
+      at the first step and waited for at the second, forward and backward;
+      the backward pass passes dK, dV in FP32 to the next rank after each of
+      its c steps, each hop under the next step, the last exposed.
+    - ``"ring, all-to-all rotate"`` (PyTorch): K passed on at each of c - 1
+      steps, and in the backward pass the FP32 gradients as above.
+
+    A forward pass reruns with the share of recomputed attention
+    (``training.RECOMPUTATION``). Point-to-point hops are priced as pipeline
+    sends are, :func:`collective_s` ``"send_recv"`` (in a node when the group's
+    c ranks, strided by t, fit in one); all-gathers, reduce-scatters and
+    all-to-alls over the c ranks.
 
     Parameters
     ----------
@@ -835,18 +912,73 @@ def context_parallel_layer_s(model, cluster, software, recompute, t, c, b, atten
         Tensor- and context-parallel degrees [-].
     b : float or array_like
         Sequences per microbatch [sequences].
-    attention_forward_s : float or array_like
-        The attention core's forward time (:func:`attention_core_s`) [s].
+    attention_forward_s, attention_backward_s : float or array_like
+        The attention core's forward and backward time on this rank (:func:`attention_core_s`) [s].
+
+    Raises
+    ------
+    ValueError
+        For Ulysses ("a2a") with c t above the model's KV heads.
     """
-    ti, ci = _ranks(t), _ranks(c)
-    passes = collective_passes(software, recompute)
-    kv_size = software.precision.parameter_bytes * 2 * b * model.sequence_length * model.kv_size / t
-    comm = passes * collective_s("all_gather", kv_size, ci, np.maximum(cluster.gpus_per_node // ti, 1), cluster)
-    if software.overlap.context_parallel == "under attention":
-        exposed = np.maximum(comm - (3 * attention_forward_s), 0.0)     # ring attention hides it under attention
-    else:
-        exposed = comm                                                  # all-gathered before attention
-    return LayerCollectives(passes, kv_size, comm, exposed, passes * received_bytes("all_gather", kv_size, c))
+    method = software.overlap.context_parallel
+    tokens = b * model.sequence_length / c
+    forward_passes = 1 + _policy(recompute).attention
+    if method == "a2a":
+        calls, message, comm, received = _ulysses_s(model, cluster, software, t, c, tokens, forward_passes)
+        return LayerCollectives(calls, message, comm, comm, received)
+    width = model.hidden_size if method.startswith("ring") else model.kv_size
+    chunk = software.precision.parameter_bytes * 2 * tokens * width / t          # this rank's K and V [B]
+    exchange = {"all_gather": _gathered_kv_s, "p2p": _p2p_kv_s}.get(method, _pytorch_ring_kv_s)
+    return exchange(cluster, software, t, c, chunk, forward_passes, attention_forward_s / c,
+                    attention_backward_s / c)
+
+
+def _gathered_kv_s(cluster, software, t, c, chunk, forward_passes, step_forward, step_backward):
+    """Transformer Engine's "all_gather", Llama 3's: gather K, V in every pass, reduce-scatter dK, dV; exposed."""
+    ci = _ranks(c)
+    per_node, _ = _context_parallel_groups(cluster, t, c)
+    gather = collective_s("all_gather", c * chunk, ci, per_node, cluster)
+    scatter = collective_s("reduce_scatter", c * chunk, ci, per_node, cluster)
+    comm = (forward_passes + 1) * gather + scatter
+    return LayerCollectives(forward_passes + 2, c * chunk, comm, comm, (forward_passes + 2) * (c - 1) * chunk)
+
+
+def _p2p_kv_s(cluster, software, t, c, chunk, forward_passes, step_forward, step_backward):
+    """Transformer Engine's "p2p" ring: each hop under one step of attention; the last dK, dV hop exposed."""
+    ci = _ranks(c)
+    _, hop_per_node = _context_parallel_groups(cluster, t, c)
+    hop_ranks, steps = np.where(ci > 1, 2, 1), c - 1
+    hop = collective_s("send_recv", chunk, hop_ranks, hop_per_node, cluster)
+    both = collective_s("send_recv", 2 * chunk, hop_ranks, hop_per_node, cluster)        # K and dK together
+    comm = forward_passes * steps * hop + steps * both + hop
+    exposed = (forward_passes * steps * np.maximum(hop - step_forward, 0.0)
+               + steps * np.maximum(both - step_backward, 0.0) + hop)
+    calls = forward_passes * steps + 2 * steps + 1
+    return LayerCollectives(calls, chunk, comm, exposed, calls * chunk)
+
+
+def _pytorch_ring_kv_s(cluster, software, t, c, chunk, forward_passes, step_forward, step_backward):
+    """PyTorch's rings: K, V all-gathered under the first step or passed on step by step; FP32 dK, dV hops."""
+    ci = _ranks(c)
+    per_node, hop_per_node = _context_parallel_groups(cluster, t, c)
+    hop_ranks, steps = np.where(ci > 1, 2, 1), c - 1
+    widen = FP32_BYTES / software.precision.parameter_bytes                           # dK, dV in FP32
+    gradient = collective_s("send_recv", widen * chunk, hop_ranks, hop_per_node, cluster)
+    gradient_exposed = steps * np.maximum(gradient - step_backward, 0.0) + gradient
+    if software.overlap.context_parallel == "ring, all-gather rotate":
+        gather = collective_s("all_gather", c * chunk, ci, per_node, cluster)
+        comm = (forward_passes + 1) * gather + c * gradient
+        exposed = (forward_passes * np.maximum(gather - step_forward, 0.0) + np.maximum(gather - step_backward, 0.0)
+                   + gradient_exposed)
+        calls, message = forward_passes + 1 + c, c * chunk
+    else:                                                                              # "ring, all-to-all rotate"
+        hop = collective_s("send_recv", chunk, hop_ranks, hop_per_node, cluster)
+        comm = (forward_passes + 1) * steps * hop + c * gradient
+        exposed = (forward_passes * steps * np.maximum(hop - step_forward, 0.0)
+                   + steps * np.maximum(hop + gradient - step_backward, 0.0) + gradient)
+        calls, message = (forward_passes + 1) * steps + c, chunk
+    received = (forward_passes + 1) * steps * chunk + c * widen * chunk
+    return LayerCollectives(calls, message, comm, np.where(ci > 1, exposed, 0.0), np.where(ci > 1, received, 0.0))
 
 
 @dataclass(frozen=True)
@@ -872,7 +1004,7 @@ class LayerTerms:
     tensor_parallel_s, tensor_parallel_exposed_s : float
         All of them one after the other, and what the GPU waits for [s].
     context_parallel_s, context_parallel_exposed_s : float
-        The context-parallel all-gathers, and what stays exposed [s].
+        The context-parallel exchange (:func:`context_parallel_layer_s`), and what stays exposed [s].
     hidden_received_bytes : float
         What the hidden share of those collectives receives per GPU [B].
     """
@@ -924,6 +1056,10 @@ def layer_terms(model, cluster, software, recompute, gemm_flop_per_s, hbm_bytes_
     tokens = b * model.sequence_length / c
     projections, _, logit_flops = forward_flops_per_token(model, model.attended_tokens)
     core = attention_core_s(model, cluster, software, gemm_flop_per_s, hbm_bytes_per_s, t, c, b)
+    # The most loaded context-parallel rank sets the pace (causal_imbalance; 1 when balanced).
+    imbalance = causal_imbalance(c, software.overlap.context_parallel_load_balance,
+                                 model.attention_window is not None)
+    core = core._replace(forward_s=core.forward_s * imbalance, backward_s=core.backward_s * imbalance)
     elementwise = elementwise_s(model, software, tokens, t, sequence_parallel, hbm_bytes_per_s)
     eager_forward, eager_backward = eager_elementwise_s(model, software, tokens, t, sequence_parallel,
                                                         hbm_bytes_per_s)
@@ -940,13 +1076,14 @@ def layer_terms(model, cluster, software, recompute, gemm_flop_per_s, hbm_bytes_
               + (1 + core.backward_flop_factor + share.attention) * core.flops / gemm_flop_per_s)
     tp = tensor_parallel_layer_s(model, cluster, software, recompute, tokens, t, sequence_parallel, gpus, gemm_s,
                                  gemms.column_weight_gradient_s)
-    cp = context_parallel_layer_s(model, cluster, software, recompute, t, c, b, core.forward_s)
+    cp = context_parallel_layer_s(model, cluster, software, recompute, t, c, b, core.forward_s, core.backward_s)
     # The hidden share of what these collectives receive still passes through HBM beside the compute.
     hidden_received = (tp.received_bytes * hidden_share(tp.communication_s, tp.exposed_s)
                        + cp.received_bytes * hidden_share(cp.communication_s, cp.exposed_s))
     return LayerTerms(tokens=tokens, projections=projections, logit_flops=logit_flops,
                       compute_s=forward + backward + recomputed, forward_s=forward, backward_s=backward,
-                      recompute_s=recomputed, gemm_s=gemm_s, passes=cp.calls, tensor_parallel_all_reduces=tp.calls,
+                      recompute_s=recomputed, gemm_s=gemm_s, passes=collective_passes(software, recompute),
+                      tensor_parallel_all_reduces=tp.calls,
                       tensor_parallel_message_bytes=tp.message_bytes, tensor_parallel_s=tp.communication_s,
                       tensor_parallel_exposed_s=tp.exposed_s, context_parallel_s=cp.communication_s,
                       context_parallel_exposed_s=cp.exposed_s, hidden_received_bytes=hidden_received)
@@ -1225,10 +1362,10 @@ def pipeline_send_s(model, cluster, software, split):
 class DataParallelGroup(NamedTuple):
     """Where a data-parallel group's ranks sit, from :func:`data_parallel_group` (ints or int arrays)."""
 
-    ranks: np.ndarray              # d [-]
+    ranks: np.ndarray              # d c: data- and context-parallel ranks together [-]
     ranks_per_node: np.ndarray     # of one group in one node [-]
-    shard: np.ndarray              # GPUs ZeRO partitions over: d, or the hybrid shard group [-]
-    replicas: np.ndarray           # copies of the weights, d / shard [-]
+    shard: np.ndarray              # GPUs ZeRO partitions over: d c, or the hybrid shard group [-]
+    replicas: np.ndarray           # copies of the weights, d c / shard [-]
     shard_per_node: np.ndarray     # of one shard group in one node [-]
     network_slowdown: np.ndarray   # above oversubscribed pods [-]
 
@@ -1236,10 +1373,15 @@ class DataParallelGroup(NamedTuple):
 def data_parallel_group(cluster, split) -> DataParallelGroup:
     """The data-parallel group of a split: its ranks, where they sit, ZeRO's shard group, the network it crosses.
 
-    Groups are strided by t c (Megatron-LM's rank order), so a node holds
-    ``node // (t c)`` ranks of one (at least 1, at most d); a group spans d t c
+    The context-parallel ranks of a replica hold the same weights and compute
+    gradients on different tokens, so gradients are reduced, and ZeRO shards,
+    over the d c ranks of data and context parallelism together
+    (Megatron-Core's ``dp_cp_group``; torchtitan's FSDP mesh ``dp_shard_cp``;
+    ``training.CONTEXT_PARALLEL_SOURCES["data parallel"]``). Groups are strided
+    by t (Megatron-LM's rank order, context inside data), so a node holds
+    ``node // t`` ranks of one (at least 1, at most d c); a group spans d t c
     GPUs, and where that is more than a pod its ring leaves each pod once,
-    slowed by :math:`\\max(1, \\text{oversubscription} \\cdot \\text{pods} / d)`.
+    slowed by :math:`\\max(1, \\text{oversubscription} \\cdot \\text{pods} / (d c))`.
 
     Parameters
     ----------
@@ -1250,11 +1392,13 @@ def data_parallel_group(cluster, split) -> DataParallelGroup:
     """
     t, c, d = split.t, split.c, split.d
     ti, ci, di = _ranks(t), _ranks(c), _ranks(d)
-    ranks_per_node = np.clip(cluster.gpus_per_node // (ti * ci), 1, di)
-    shard = di if split.shard_group_size is None else np.minimum(split.shard_group_size, di)
+    ranks = di * ci
+    ranks_per_node = np.clip(cluster.gpus_per_node // ti, 1, ranks)
+    shard = ranks if split.shard_group_size is None else np.minimum(split.shard_group_size, ranks)
     pods = 1.0 if cluster.pod_gpus is None else np.ceil(d * t * c / cluster.pod_gpus)
-    slowdown = np.where(pods > 1, np.maximum(1.0, cluster.oversubscription * pods / d), 1.0)
-    return DataParallelGroup(di, ranks_per_node, shard, di // shard, np.minimum(ranks_per_node, shard), slowdown)
+    slowdown = np.where(pods > 1, np.maximum(1.0, cluster.oversubscription * pods / (d * c)), 1.0)
+    return DataParallelGroup(ranks, ranks_per_node, shard, ranks // shard, np.minimum(ranks_per_node, shard),
+                             slowdown)
 
 
 def data_parallel_units(software, params, layers, d):

@@ -9,6 +9,7 @@ import numpy as np
 from .. import collectives
 from .._deprecation import renamed_parameters
 from . import terms
+from .models import RECOMPUTATION
 from .presets import DEFAULT_EFFICIENCIES, resolve_run
 
 
@@ -30,7 +31,7 @@ class ParallelTraffic:
         What the collective carries, in words.
     collective : str
         The collective as :mod:`interconnect_lab.collectives` names it
-        (``"all_reduce"``, ``"all_gather"``, ``"reduce_scatter"``, ``"send_recv"``).
+        (``"all_reduce"``, ``"all_gather"``, ``"reduce_scatter"``, ``"all_to_all"``, ``"send_recv"``).
     group : int
         Ranks in the group.
     calls : int
@@ -146,7 +147,7 @@ def _row(cluster, kind, purpose, collective, group, ranks_per_node, calls, messa
 
 
 def _model_parallel_rows(model, cluster, software, config, layers):
-    """Tensor parallelism's all-reduces and context parallelism's all-gathers, every layer and pass."""
+    """Tensor parallelism's all-reduces and context parallelism's exchange, every layer and pass."""
     t, c, m = config.tensor_parallel, config.context_parallel, config.microbatches
     node, gpus = cluster.gpus_per_node, config.gpus
     tokens = config.microbatch_size * model.sequence_length / c
@@ -158,11 +159,48 @@ def _model_parallel_rows(model, cluster, software, config, layers):
                          t, int(terms.group_ranks_per_node(t, node, gpus)), m * layers * passes * blocks,
                          software.precision.parameter_bytes * tokens * model.hidden_size))
     if c > 1:
-        rows.append(_row(cluster, "context", "keys and values of the whole sequence, every layer and pass",
-                         "all_gather", c, max(node // t, 1), m * layers * passes,
-                         software.precision.parameter_bytes * 2 * config.microbatch_size * model.sequence_length
-                         * model.kv_size / t))
+        rows.extend(_context_rows(model, cluster, software, config, layers, tokens))
     return tuple(rows)
+
+
+def _context_rows(model, cluster, software, config, layers, tokens):
+    """Context parallelism's exchange as ``Overlap.context_parallel`` runs it (:func:`terms.context_parallel_layer_s`)."""
+    t, c, calls = config.tensor_parallel, config.context_parallel, config.microbatches * layers
+    method, size = software.overlap.context_parallel, software.precision.parameter_bytes
+    forward = 1 + RECOMPUTATION[config.recompute].attention                   # forward passes, recomputed ones too
+    per_node = max(cluster.gpus_per_node // t, 1)
+    hop_per_node = 2 if c <= per_node else 1
+    if method == "a2a":
+        if c * t > model.kv_heads:
+            raise ValueError(f"context_parallel = {c} with tensor_parallel = {t} is more than Ulysses "
+                             f"(Overlap.context_parallel 'a2a') can split: context_parallel x tensor_parallel must "
+                             f"be at most kv_heads = {model.kv_heads}")
+        return (_row(cluster, "context", "Q, K, V to their heads' ranks (dQ, dK, dV back), every layer and pass",
+                     "all_to_all", c, per_node, calls * (forward + 1),
+                     size * tokens * (model.hidden_size + 2 * model.kv_size) / t),
+                _row(cluster, "context", "attention output back to its tokens' ranks (its gradient out)", "all_to_all",
+                     c, per_node, calls * (forward + 1), size * tokens * model.hidden_size / t))
+    width = model.hidden_size if method.startswith("ring") else model.kv_size
+    chunk = size * 2 * tokens * width / t
+    gradient = terms.FP32_BYTES / size * chunk
+    if method == "all_gather":
+        return (_row(cluster, "context", "keys and values of the whole sequence, every layer and pass", "all_gather",
+                     c, per_node, calls * (forward + 1), c * chunk),
+                _row(cluster, "context", "their gradients back to their ranks, every layer", "reduce_scatter", c,
+                     per_node, calls, c * chunk))
+    if method == "p2p":
+        return (_row(cluster, "context", "keys and values to the next rank of the ring, each step", "send_recv", 2,
+                     hop_per_node, calls * (forward * (c - 1) + 1), chunk),
+                _row(cluster, "context", "keys, values and their gradients round the ring, each backward step",
+                     "send_recv", 2, hop_per_node, calls * (c - 1), 2 * chunk))
+    gathered = method == "ring, all-gather rotate"
+    return (_row(cluster, "context", "keys and values of every query head, every layer and pass"
+                 if gathered else "keys and values of every query head to the next rank, each step",
+                 "all_gather" if gathered else "send_recv", c if gathered else 2,
+                 per_node if gathered else hop_per_node, calls * (forward + 1) * (1 if gathered else c - 1),
+                 c * chunk if gathered else chunk),
+            _row(cluster, "context", "FP32 gradients of keys and values to the next rank, each backward step",
+                 "send_recv", 2, hop_per_node, calls * c, gradient))
 
 
 def _pipeline_rows(model, cluster, software, config):
@@ -184,11 +222,12 @@ def _pipeline_rows(model, cluster, software, config):
 
 def _data_parallel_rows(model, cluster, software, config, layers):
     """ZeRO 0-2: per layer, per bucket or one buffer, as the step charges it; ZeRO-3: every layer and microbatch."""
-    t, p, d, c = config.tensor_parallel, config.pipeline_parallel, config.data_parallel, config.context_parallel
+    t, p, c = config.tensor_parallel, config.pipeline_parallel, config.context_parallel
+    d = config.data_parallel * c                   # context-parallel ranks reduce their gradients too
     if d == 1:
         return ()
     params = float(terms.stage_parameters(model, t, p, config.interleave, config.uneven_pipeline))
-    ranks_per_node = int(np.clip(cluster.gpus_per_node // (t * c), 1, d))
+    ranks_per_node = int(np.clip(cluster.gpus_per_node // t, 1, d))
     gradient_bytes, parameter_bytes = software.precision.gradient_bytes, software.precision.parameter_bytes
     if config.zero_stage == 3:
         return _sharded_weight_rows(cluster, software, config, layers, params, ranks_per_node)
@@ -205,8 +244,8 @@ def _data_parallel_rows(model, cluster, software, config, layers):
 
 def _sharded_weight_rows(cluster, software, config, layers, params, ranks_per_node):
     """ZeRO-3's gathers and reduce-scatters, every layer and microbatch, and hybrid sharding's all-reduce."""
-    d, m = config.data_parallel, config.microbatches
-    shard = d if config.shard_group_size is None else config.shard_group_size
+    d, m = config.data_parallel * config.context_parallel, config.microbatches
+    shard = d if config.shard_group_size is None else min(config.shard_group_size, d)
     shard_per_node = min(ranks_per_node, shard)
     weight_size = params * software.precision.parameter_bytes / layers
     plus = software.zero_plus_plus

@@ -229,3 +229,15 @@ def test_catalog_lookups_suggest_the_close_match(lookup, typed, meant):
         lookup(typed)
 
 test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)
+
+
+def test_metas_96gb_h100_is_the_h100_sxm_with_its_stated_memory_and_power():
+    # torchtitan benchmarks/llama3_h100_202412_torchtitan.md @820504e: 96 GB HBM2e at 2.4 TB/s, 500 W by default;
+    # its peak "between SXM and NVL" is unknown to Meta: the H100 SXM's is taken, and said so.
+    from interconnect_lab import catalog
+
+    meta, sxm = catalog.gpu("H100 SXM 96GB"), catalog.gpu("H100 SXM")
+    assert (meta.hbm_bytes, meta.hbm_bandwidth_bytes_per_s, meta.power_w) == (96e9, 2.4e12, 500)
+    assert meta.bf16_flop_per_s == sxm.bf16_flop_per_s and meta.fp8_flop_per_s == sxm.fp8_flop_per_s
+    assert "820504e2" in meta.sources[0].url and "don't know its exact value" in meta.sources[0].note
+    assert "assumption" in meta.sources[0].note

@@ -29,6 +29,18 @@ def test_the_fidelity_tables_runs_keep_their_order_across_the_publishers():
     expected = (nvidia.KORTHIKANTI_RUNS + (bigscience.BLOOM_176B,) + meta.LLAMA3_405B_RUNS
                 + mosaicml.LLM_FOUNDRY_BENCHMARKS + flash_attention.FLASH_ATTENTION_2_RUNS + nvidia.DGXC_RUNS
                 + nvidia.DGXC_NEMOTRON_2025_H100 + nvidia.DGXC_LLAMA31_2025_H100 + nvidia.MEGATRON_BRIDGE_2511_H100
-                + meta.TORCHTITAN_A100_RUNS + ibm.FMS_FSDP_A100_RUNS)
+                + meta.TORCHTITAN_A100_RUNS + ibm.FMS_FSDP_A100_RUNS + meta.TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS)
     assert TRAINING_RUNS == expected
     assert len({run.label for run in TRAINING_RUNS}) == len(TRAINING_RUNS)
+
+
+def test_torchtitans_context_parallel_rows_are_its_tables_as_printed():
+    # torchtitan benchmarks/llama3_h100_202412_torchtitan.md @820504e, Tables 2 and 6: TPS per GPU by CP degree,
+    # the sequence doubling with the degree; each replica's ranks share its sequences.
+    from interconnect_lab.published.training_runs import TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS as runs
+
+    assert [round(run.value / run.gpus) for run in runs] == [3890, 2540, 1071, 548, 76, 47, 31, 16]
+    assert [run.context_parallel for run in runs] == [1, 2, 4, 8] * 2
+    assert all(run.sequence_length == 32768 * run.context_parallel and run.gpu == "H100 SXM 96GB" for run in runs)
+    assert [run.data_parallel for run in runs] == [8, 4, 2, 1] * 2
+    assert all(run.source.url.split("/blob/")[1].startswith("820504e") for run in runs)

@@ -129,6 +129,7 @@ def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():
     eager = {name for name, stack in tr.SOFTWARE.items() if stack.optimizer.update == "op by op"}
     assert eager == {"PyTorch FSDP", "llm-foundry 2023, PURE", "llm-foundry 2023, DEFAULT", "torchtitan 2024",
                      "torchtitan 2024, compiled", "torchtitan 2024, compiled FP8",
+                     "torchtitan 2024, compiled FP8, async TP",
                      "flash-attention GPT, FlashAttention-2", "flash-attention GPT, FlashAttention-1"}
     assert set(tr.EAGER_OPTIMIZER_SOURCES) <= set(tr.software("PyTorch FSDP").sources)
 

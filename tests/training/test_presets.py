@@ -78,3 +78,24 @@ FUZZ_CASES = [
 ]
 
 test_fuzz, test_fuzz_nightly = make_tests(FUZZ_CASES)
+
+
+def test_each_stack_names_the_context_parallelism_it_runs_with_its_source():
+    # Megatron-LM's --cp-comm-type defaults to ["p2p"] (arguments.py @d98e8a6); torchtitan's
+    # --experimental.context_parallel_rotate_method to "allgather" (config_manager.py @9dec370); Llama 3
+    # all-gathers K and V (section 3.3.2); DeepSpeed's sequence parallelism is Ulysses.
+    expected = {"Megatron-Core 2024": "p2p", "Megatron-Core 2024 FP8": "p2p", "Llama 3": "all_gather",
+                "torchtitan 2024": "ring, all-gather rotate", "torchtitan 2024, compiled": "ring, all-gather rotate",
+                "torchtitan 2024, compiled FP8": "ring, all-gather rotate",
+                "torchtitan 2024, compiled FP8, async TP": "ring, all-gather rotate", "DeepSpeed ZeRO-3": "a2a"}
+    for name, implementation in expected.items():
+        stack = tr.software(name)
+        assert stack.overlap.context_parallel == implementation, name
+        assert stack.overlap.context_parallel_load_balance, name
+    for name in ("Megatron-Core 2024", "torchtitan 2024", "torchtitan 2024, compiled FP8, async TP"):
+        implementation = tr.software(name).overlap.context_parallel
+        assert set(tr.CONTEXT_PARALLEL_SOURCES[implementation]) <= set(tr.software(name).sources), name
+    assert "d98e8a64" in tr.CONTEXT_PARALLEL_SOURCES["p2p"][1].url
+    assert "9dec370a" in tr.CONTEXT_PARALLEL_SOURCES["ring, all-gather rotate"][1].url
+    assert set(tr.CONTEXT_PARALLEL_SOURCES) == set(tr.Overlap.CHOICES["context_parallel"]) | {"load balance",
+                                                                                              "data parallel"}

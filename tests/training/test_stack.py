@@ -54,6 +54,8 @@ def _alternatives(stack):
                     if inner.name == "data_parallel":
                         buckets = 100_000_000 if option == "buckets" else 0
                         change.update(bucket_parameters=buckets, bucket_parameters_per_rank=0)
+                    if inner.name == "context_parallel_load_balance" and not value.context_parallel.startswith("ring"):
+                        change.update(context_parallel="ring, all-gather rotate")    # only PyTorch's rings offer it
                     yield f"{field.name}.{inner.name}={option}", stack.replace(**{field.name: change})
         elif field.name in tr.Software.CHOICES or isinstance(value, bool):
             options = tr.Software.CHOICES.get(field.name, (not value,))

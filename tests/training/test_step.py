@@ -483,7 +483,8 @@ def test_attention_kernel_caps_the_attention_core_on_hopper():
 
 def test_all_gathered_context_parallelism_is_exposed():
     ring = tr.software("Megatron-Core 2024")
-    gathered = ring.replace(overlap={"context_parallel": "none"})
+    assert ring.overlap.context_parallel == "p2p"                       # Megatron-LM's --cp-comm-type default
+    gathered = ring.replace(overlap={"context_parallel": "all_gather"})
     long = dataclasses.replace(tr.transformer_model("Llama 3 8B"), sequence_length=65536)
     cluster = tr.system_cluster("DGX H100")
     config = tr.parallel_config(64, global_batch_size=8, context_parallel=8, tensor_parallel=8)

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from interconnect_lab import catalog, collectives, matmul, training as tr
 from interconnect_lab.training import terms
@@ -225,19 +226,128 @@ def test_tensor_parallel_all_reduces_and_what_each_overlap_leaves():
     assert alone.communication_s == 0 and alone.received_bytes == 0
 
 
-def test_context_parallel_exchanges_keys_and_values_each_pass():
-    long = dataclasses.replace(LLAMA, sequence_length=65536)
-    t, c = 1.0, 8.0
-    message = 2 * 2 * 65536 * LLAMA.kv_size / t                            # K and V of the whole sequence, BF16
-    one = terms.collective_s("all_gather", message, 8, 8, H100)
-    ring = tr.software("Megatron-Core 2024")
-    for attention_s in (0.0, one):
-        layer = terms.context_parallel_layer_s(long, H100, ring, "none", t, c, 1.0, attention_s)
-        assert layer.message_bytes == message and layer.communication_s == pytest.approx(2 * one)
-        assert layer.exposed_s == pytest.approx(max(2 * one - 3 * attention_s, 0.0))
-    gathered = ring.replace(overlap={"context_parallel": "none"})
-    layer = terms.context_parallel_layer_s(long, H100, gathered, "none", t, c, 1.0, one)
-    assert layer.exposed_s == layer.communication_s
+LONG = dataclasses.replace(LLAMA, sequence_length=65536)
+_CP = {name: tr.software("Megatron-Core 2024").replace(overlap={"context_parallel": name})
+       for name in tr.Overlap.CHOICES["context_parallel"]}
+
+
+def _cp(name, attention_forward_s, attention_backward_s, c=8.0, t=1.0, recompute="none", cluster=H100):
+    return terms.context_parallel_layer_s(LONG, cluster, _CP[name], recompute, t, c, 1.0, attention_forward_s,
+                                          attention_backward_s)
+
+
+def test_p2p_ring_hides_each_hop_under_one_step_of_attention():
+    # Transformer Engine's AttnFuncWithCPAndKVP2P: c - 1 hops of this rank's K, V (GQA width) forward,
+    # each under one step (attention / c); backward c - 1 hops of K, V and dK, dV, the last dK, dV waited for.
+    c = 8.0
+    chunk = 2 * 2 * 65536 / c * LONG.kv_size                               # BF16 K and V of 8K tokens
+    hop = terms.collective_s("send_recv", chunk, 2, 2, H100)
+    both = terms.collective_s("send_recv", 2 * chunk, 2, 2, H100)
+    for forward_s, backward_s in ((0.0, 0.0), (c * hop / 2, c * both / 2), (10 * c * hop, 10 * c * both)):
+        layer = _cp("p2p", forward_s, backward_s)
+        assert layer.message_bytes == pytest.approx(chunk)
+        assert layer.communication_s == pytest.approx(7 * hop + 7 * both + hop)
+        assert layer.exposed_s == pytest.approx(7 * max(hop - forward_s / c, 0) + 7 * max(both - backward_s / c, 0)
+                                                + hop)
+    # Long attention hides everything but the last gradient hop.
+    assert _cp("p2p", 1.0, 2.5).exposed_s == pytest.approx(hop)
+
+
+def test_all_gather_is_exposed_forward_and_backward():
+    # Llama 3 section 3.3.2 and TE's AttnFuncWithCPAndKVAllGather: the all-gather of K, V before
+    # attention, again in the backward pass, and the reduce-scatter of dK, dV, all waited for.
+    c = 8.0
+    gathered = 2 * 2 * 65536 * LONG.kv_size
+    gather = terms.collective_s("all_gather", gathered, 8, 8, H100)
+    scatter = terms.collective_s("reduce_scatter", gathered, 8, 8, H100)
+    for attention_s in (0.0, 1.0):
+        layer = _cp("all_gather", attention_s, 2.5 * attention_s, c)
+        assert layer.exposed_s == layer.communication_s == pytest.approx(2 * gather + scatter)
+    # Full recomputation reruns the forward pass's gather.
+    assert _cp("all_gather", 1.0, 2.5, c, recompute="full").exposed_s == pytest.approx(3 * gather + scatter)
+
+
+def test_ulysses_all_to_alls_are_exposed_and_refuse_more_ranks_than_kv_heads():
+    # DeepSpeed-Ulysses: all-to-all of Q, K, V (3Nh with as many KV heads as query heads) and of the output (Nh).
+    c, tokens = 8.0, 65536 / 8
+    qkv = 2 * tokens * (LONG.hidden_size + 2 * LONG.kv_size)
+    out = 2 * tokens * LONG.hidden_size
+    one = terms.collective_s("all_to_all", qkv, 8, 8, H100) + terms.collective_s("all_to_all", out, 8, 8, H100)
+    layer = _cp("a2a", 1.0, 2.5, c)
+    assert layer.exposed_s == layer.communication_s == pytest.approx(2 * one)
+    with pytest.raises(ValueError, match="kv_heads = 8"):
+        _cp("a2a", 1.0, 2.5, c=4.0, t=4.0)                     # 16 > 8 KV heads
+    with pytest.raises(ValueError, match="context_parallel"):
+        tr.training_step(LONG, H100, tr.parallel_config(16, global_batch_size=1, context_parallel=16),
+                         _CP["a2a"])
+
+
+def test_pytorch_rings_carry_every_query_heads_keys_and_fp32_gradients():
+    # PyTorch's context_parallel (torchtitan): K, V after repeat_kv, all-gathered under the first step;
+    # dK, dV in FP32 passed on after each of c steps, the last hop exposed.
+    c = 8.0
+    chunk = 2 * 2 * 65536 / c * LONG.hidden_size
+    gather = terms.collective_s("all_gather", c * chunk, 8, 8, H100)
+    gradient = terms.collective_s("send_recv", 2 * chunk, 2, 2, H100)
+    layer = _cp("ring, all-gather rotate", 1.0, 2.5, c)
+    assert layer.message_bytes == pytest.approx(c * chunk)
+    assert layer.communication_s == pytest.approx(2 * gather + c * gradient)
+    assert layer.exposed_s == pytest.approx(gradient)                      # long attention hides the rest
+    assert _cp("ring, all-gather rotate", 0.0, 0.0, c).exposed_s == pytest.approx(2 * gather + c * gradient)
+    hop = terms.collective_s("send_recv", chunk, 2, 2, H100)
+    rotate = _cp("ring, all-to-all rotate", 0.0, 0.0, c)
+    assert rotate.exposed_s == pytest.approx(7 * hop + 7 * (hop + gradient) + gradient)
+
+
+def test_one_context_parallel_rank_exchanges_nothing():
+    for name in tr.Overlap.CHOICES["context_parallel"]:
+        layer = _cp(name, 1.0, 2.5, c=1.0)
+        assert layer.communication_s == 0 and layer.exposed_s == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(tr.Overlap.CHOICES["context_parallel"])),
+       c=st.sampled_from([2.0, 4.0, 8.0, 16.0]), t=st.sampled_from([1.0, 2.0]),
+       forward_s=st.floats(0.0, 1.0), recompute=st.sampled_from(sorted(tr.RECOMPUTATION)))
+def test_context_parallel_exposed_is_never_negative_nor_more_than_the_exchange(name, c, t, forward_s, recompute):
+    if name == "a2a" and c * t > LONG.kv_heads:
+        return
+    layer = _cp(name, forward_s, 2.5 * forward_s, c, t, recompute)
+    assert 0.0 <= layer.exposed_s <= layer.communication_s * (1 + 1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(c=st.sampled_from([2.0, 4.0, 8.0, 16.0]), scale=st.floats(1.0, 100.0))
+def test_the_ring_is_no_worse_than_the_gather_when_attention_is_long(c, scale):
+    # With each step of attention longer than a hop of K, V and its gradient, TE's ring leaves only the
+    # last gradient hop exposed, less than the exposed gather and scatter of the same K, V.
+    in_node = 2 if c <= H100.gpus_per_node else 1                          # a ring of 16 crosses nodes
+    both = terms.collective_s("send_recv", 2 * 2 * 2 * 65536 / c * LONG.kv_size, 2, in_node, H100)
+    forward_s = scale * c * both
+    assert _cp("p2p", forward_s, 2.5 * forward_s, c).exposed_s <= _cp("all_gather", forward_s, 2.5 * forward_s,
+                                                                        c).exposed_s
+
+
+def test_causal_imbalance_loads_the_last_rank_unless_balanced():
+    # Contiguous chunks: the last of c ranks does (c - 1/2) chunks of keys against a mean of c/2.
+    assert terms.causal_imbalance(1.0, balanced=False) == 1.0
+    assert terms.causal_imbalance(2.0, balanced=False) == pytest.approx(1.5)
+    assert terms.causal_imbalance(8.0, balanced=False) == pytest.approx(15 / 8)
+    assert terms.causal_imbalance(8.0) == 1.0 and terms.causal_imbalance(8.0, False, windowed=True) == 1.0
+    ring = tr.software("torchtitan 2024")
+    unbalanced = ring.replace(overlap={"context_parallel_load_balance": False})
+    config = tr.parallel_config(8, global_batch_size=1, context_parallel=8, recompute="full", zero_stage=3)
+    assert (tr.training_step(LONG, H100, config, unbalanced).compute_s
+            > tr.training_step(LONG, H100, config, ring).compute_s)
+    with pytest.raises(ValueError, match="context_parallel_load_balance"):
+        tr.Overlap(context_parallel="p2p", context_parallel_load_balance=False)
+
+
+def test_context_parallel_ranks_reduce_gradients_with_the_data_parallel_ones():
+    # Megatron-Core's dp_cp_group and torchtitan's dp_shard_cp: d c ranks, strided by t.
+    split = terms.Split.of(tr.parallel_config(64, global_batch_size=8, tensor_parallel=2, context_parallel=4))
+    group = terms.data_parallel_group(H100, split)
+    assert group.ranks == 32 and group.shard == 32 and group.ranks_per_node == 4
 
 
 def test_a_layer_adds_its_passes_and_hides_nothing_without_overlap():
@@ -469,8 +579,11 @@ BAD = [
     (lambda: terms.collective_passes(SC21, "Full"), ValueError, r"did you mean 'full'"),
     (lambda: terms.tensor_parallel_layer_s(GPT3, A100, SC21, "fulll", 2048, 8, False, 8, 1, np.zeros(2)),
      ValueError, r"unknown recompute"),
-    (lambda: terms.context_parallel_layer_s(LLAMA, H100, SC21, "nothing", 1, 8, 1, 0.0), ValueError,
+    (lambda: terms.context_parallel_layer_s(LLAMA, H100, SC21, "nothing", 1, 8, 1, 0.0, 0.0), ValueError,
      r"unknown recompute"),
+    (lambda: terms.context_parallel_layer_s(LLAMA, H100, tr.software("DeepSpeed ZeRO-3"), "none", 2, 8, 1, 0.0,
+                                            0.0), ValueError, r"at most kv_heads = 8"),
+    (lambda: terms.causal_imbalance(0.5, balanced=False), ValueError, r"c = 0.5 .* at least 1"),
     (lambda: terms.layer_terms(GPT3, A100, tr.software("Megatron-Core 2024 FP8"), "full", GEMM_A100, HBM_A100,
                                1, 1, 1, False, 1), ValueError, r"FP8"),
     (lambda: terms.layers_per_stage(GPT3, "8"), TypeError, None),

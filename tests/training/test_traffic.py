@@ -2,9 +2,12 @@
 link, how often.
 """
 
+import dataclasses
+
 import pytest
 
 from interconnect_lab import training as tr
+from interconnect_lab.training import terms
 
 
 def gpt3_config(**more):
@@ -48,3 +51,18 @@ def test_zero_traffic_matches_the_volume_table():
 
 def test_no_traffic_for_a_single_gpu():
     assert tr.parallel_traffic("Llama 3 8B", "Selene", tr.ParallelConfig(global_batch_size=4, recompute="none")) == ()
+
+
+@pytest.mark.parametrize("implementation", sorted(tr.Overlap.CHOICES["context_parallel"]))
+@pytest.mark.parametrize("recompute", ["none", "full"])
+def test_context_rows_are_the_exchange_the_step_charges(implementation, recompute):
+    # The table lists, collective by collective, what terms.context_parallel_layer_s adds up: m x layers x it.
+    model = dataclasses.replace(tr.transformer_model("Llama 3 8B"), sequence_length=65536)
+    cluster = tr.system_cluster("DGX H100")
+    software = tr.software("Megatron-Core 2024").replace(overlap={"context_parallel": implementation})
+    config = tr.parallel_config(64, global_batch_size=8, tensor_parallel=2, context_parallel=4, recompute=recompute)
+    rows = [r for r in tr.parallel_traffic(model, cluster, config, software) if r.kind == "context"]
+    layer = terms.context_parallel_layer_s(model, cluster, software, recompute, 2.0, 4.0, 1.0, 0.0, 0.0)
+    assert sum(r.time_s for r in rows) == pytest.approx(config.microbatches * model.layers * layer.communication_s)
+    data = [r for r in tr.parallel_traffic(model, cluster, config, software) if r.kind == "data"]
+    assert {r.group for r in data} == {8 * 4}                                   # d c ranks reduce gradients
