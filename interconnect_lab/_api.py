@@ -224,7 +224,7 @@ MODULES = {
         (
             "PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS",
             "LLM_FOUNDRY_1B_A100_40GB", "LLM_FOUNDRY_1B_BY_LENGTH", "LLM_FOUNDRY_A100_80GB_ONE_NODE", "DGXC_RUNS",
-            "METRICS", "FAMILIES", "DEVELOPMENT_ORGANISATIONS", "family",
+            "METRICS", "FAMILIES", "DEVELOPMENT_ORGANISATIONS", "DEVELOPMENT_STACKS", "family",
         ),
     ),
     "interconnect_lab.utilization": (
