@@ -119,10 +119,13 @@ METASEQ_OPT = Source(
          "'the model weights remained in FP16', Adam state FP32 sharded across all hosts, dynamic loss scaling")
 FAIRSCALE_FSDP = Source(
     title="fairseq: examples/fully_sharded_data_parallel/README.md (FairScale FSDP in fairseq/metaseq)", year=2021,
-    url="https://github.com/facebookresearch/fairseq/blob/main/examples/fully_sharded_data_parallel/README.md",
-    note="'FSDP shards parameters (FP16 + FP32) and optimizer state across data parallel GPUs'; each FSDP "
-         "unit gathered before its forward and backward pass and its gradients reduce-scattered, the next unit "
-         "prefetched (FairScale's fully_sharded_data_parallel.py, read through secondary descriptions)")
+    url="https://github.com/facebookresearch/fairseq/blob/c98c35da6b9193ed845465f49762252dd9932498/"
+        "examples/fully_sharded_data_parallel/README.md",
+    note="'FSDP shards parameters (FP16 + FP32) and optimizer state across data parallel GPUs'; 'the "
+         "communication can be overlapped with the forward pass'; --fp16, --checkpoint-activations work as "
+         "normal. Each FSDP unit gathered before its forward and backward pass, its gradients "
+         "reduce-scattered, the next unit prefetched: FairScale's fully_sharded_data_parallel.py as secondary "
+         "descriptions give it (its source not read)")
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
@@ -345,7 +348,9 @@ def _metaseq_stacks():
     """metaseq (OPT-175B): FairScale's FSDP around Megatron-LM's tensor-parallel layers, in FP16."""
     # FSDP units gathered before each pass and reduce-scattered after, the next unit prefetched;
     # FP16 weights and gradients (reduced in FP16); Megatron-LM's tensor-parallel layers of 2021,
-    # every collective waited for; unfused attention (2021); FP16 unscaled every step.
+    # every collective waited for; unfused attention (2021). Not read in metaseq's code, so left at
+    # the defaults: the optimizer (a fused Adam) and its clipping (every step, as an FP16 optimizer
+    # unscales every gradient on every step).
     metaseq = Software(
         name="metaseq 2022", overlap=Overlap(data_parallel="per layer"), precision=Precision(gradient_bytes=2),
         scatter_gather=False, sources=(METASEQ_OPT, FAIRSCALE_FSDP))
