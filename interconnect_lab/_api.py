@@ -233,7 +233,7 @@ MODULES = {
         (
             "PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS",
             "LLM_FOUNDRY_1B_A100_40GB", "LLM_FOUNDRY_1B_BY_LENGTH", "LLM_FOUNDRY_A100_80GB_ONE_NODE", "DGXC_RUNS",
-            "METRICS", "FAMILIES", "DEVELOPMENT_ORGANISATIONS", "family",
+            "METRICS", "FAMILIES", "DEVELOPMENT_ORGANISATIONS", "DEVELOPMENT_STACKS", "family",
         ),
     ),
     "interconnect_lab.utilization": (
@@ -370,8 +370,9 @@ MODULES = {
             "group_ranks_per_node", "ProjectionGemms", "projection_gemm_s", "precision_speedup", "AttentionCore",
             "attention_core_s", "elementwise_s", "eager_elementwise_s", "fp8_quantize_s", "stops_early",
             "recompute_s", "collective_passes", "LayerCollectives", "tensor_parallel_layer_s",
-            "causal_imbalance", "context_parallel_layer_s", "LayerTerms", "layer_terms", "layers_per_stage", "edge_stage_layers",
-            "stage_parameters", "StageShape", "stage_shape", "logits_s", "stored_weight_bytes", "weight_cast_bytes",
+            "causal_imbalance", "context_parallel_layer_s", "LayerTerms", "layer_terms", "layers_per_stage",
+            "edge_stage_layers", "stage_parameters", "StageShape", "stage_shape", "logits_s", "stored_weight_bytes",
+            "gathered_weight_bytes", "weight_cast_bytes",
             "layer_contention_s", "stage_time_s", "pipeline_bubble_s", "pipeline_send_s", "DataParallelGroup",
             "data_parallel_group", "data_parallel_units", "exposed_s", "DataParallelTerms",
             "replicated_data_parallel_s", "sharded_state_data_parallel_s", "sharded_weight_data_parallel_s",

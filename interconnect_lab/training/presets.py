@@ -73,6 +73,59 @@ FLASH_ATTENTION_OPTIMIZER = Source(
     url="https://github.com/Dao-AILab/flash-attention/blob/edc7698f7f7af8371106fe6a50cf6938e6d95717/training/configs/optimizer/adamw-zero.yaml",
     note="torch.distributed.optim.ZeroRedundancyOptimizer over torch.optim.AdamW (op by op), the optimizer "
          "configs/experiment/pile/gpt3xl-flash.yaml selects for GPT3-XL (1.3B) and gpt3-2.7B-flash.yaml inherits")
+DEEPSPEED_PIPELINE_2021 = Source(
+    title="Microsoft, DeepSpeed: deepspeed/runtime/pipe/ (schedule.py, p2p.py, engine.py) and runtime/utils.py",
+    year=2021, url="https://github.com/microsoft/DeepSpeed/tree/e2fdd254edff5780d00c04111572c913ee698719/deepspeed/runtime",
+    locator="commit e2fdd254e (2021-09-29, 'Big science related changes'): schedule.py TrainSchedule, "
+            "p2p.py send/recv, pipe/engine.py is_pipe_partitioned and _exec_reduce_grads, utils.py PartitionedTensor",
+    note="TrainSchedule is plain 1F1B (2(m + p - 1) steps, no interleaved stages) and appends ReduceGrads and "
+         "OptimizerStep only at the last step, after the pipeline flush; p2p send and recv assert async_op == "
+         "False (dist.send/recv, or broadcast on a 2-rank group before torch 1.8); with tensor parallelism "
+         "(is_pipe_partitioned = is_model_parallel) each rank sends 1/t of a stage's output and of the gradient "
+         "sent back (PartitionedTensor) and the receiver all-gathers it over the tensor-parallel group (full()); "
+         "FP16: the optimizer unscales (and clips) every gradient on every step (fp16/fused_optimizer.py "
+         "unscale_and_clip_grads), gradients reduced in FP16 (allreduce_gradients)")
+DEEPSPEED_BF16_PIPELINE = Source(
+    title="Microsoft, DeepSpeed: bf16+pipeline parallelism (#1801): runtime/bf16_optimizer.py, runtime/pipe/engine.py",
+    year=2022, url="https://github.com/microsoft/DeepSpeed/blob/56c522386d7f8e2aff2eac1e5ff8f8b6bfc75c60/deepspeed/runtime/bf16_optimizer.py",
+    locator="commit 56c522386 (2022-04-19): BF16_Optimizer.step, get_grads_for_reduction; "
+            "PipelineEngine._bf16_reduce_grads; utils.py clip_tensors_by_global_norm",
+    note="BF16 with the pipeline engine (BigScience's BLOOM branch, merged): gradients accumulated in FP32 and "
+         "all-reduced in FP32 after the pipeline flush (buffered_allreduce_fallback over the optimizer's FP32 "
+         "gradients); each rank updates its partition and the BF16 weights are all-gathered "
+         "(all_gather_dp_groups); gradients scaled only when the norm exceeds clip_grad (if clip_coef < 1)")
+DEEPSPEED_ZERO3_2021 = Source(
+    title="Microsoft, DeepSpeed: deepspeed/runtime/zero/stage3.py, partition_parameters.py, constants.py",
+    year=2021, url="https://github.com/microsoft/DeepSpeed/tree/adac058ac0f6422eed24042f280db93a6841da59/deepspeed/runtime/zero",
+    locator="commit adac058ac (2021-04-14): stage3.py pre_sub_module_forward_function, fetch_sub_module, "
+            "prefetch_next_sub_modules, unscale_and_clip_grads; partition_parameters.py _allgather_param, "
+            "_reduce_scatter_gradient; constants.py defaults",
+    note="ZeRO-3 as DeepSpeed ran it in 2021: before each nn.Module runs, its own parameters are gathered "
+         "(one torch.distributed.all_gather per parameter, after a torch.cuda.synchronize()) and waited for, then "
+         "the next module's parameters prefetched (up to stage3_prefetch_bucket_size = 5e7 elements, at least one "
+         "parameter); parameters under stage3_param_persistence_threshold = 1e5 elements stay whole; gradients "
+         "reduce-scattered parameter by parameter in their FP16 dtype, flushed in buckets of reduce_bucket_size = "
+         "5e8 elements on a reduction stream (overlap_comm on for stage 3); FP16 gradients unscaled every step")
+TORCHAO_FLOAT8_ALL_GATHER = Source(
+    title="PyTorch, torchao: torchao/float8/config.py (Float8LinearConfig.enable_fsdp_float8_all_gather)", year=2024,
+    url="https://github.com/pytorch/ao/blob/c6c388b53dd1734bb2ce96b16f2680a3cb68feaa/torchao/float8/config.py",
+    note="'If True, then uses a tensor subclass for the float8 linear module's weight that implements "
+         "pre/post-all-gather methods to do float8 all-gather with FSDP2'; tensorwise scaling only; FSDP2 gathers "
+         "the FP8 shards as uint8 (torch/distributed/_composable/fsdp/_fsdp_collectives.py): 1 byte per weight")
+METASEQ_OPT = Source(
+    title="S. Zhang et al., OPT: Open Pre-trained Transformer Language Models", year=2022,
+    url="https://arxiv.org/abs/2205.01068", locator="§2.4",
+    note="'Fully Sharded Data Parallel (Artetxe et al., 2021) with Megatron-LM Tensor Parallelism'; "
+         "'the model weights remained in FP16', Adam state FP32 sharded across all hosts, dynamic loss scaling")
+FAIRSCALE_FSDP = Source(
+    title="fairseq: examples/fully_sharded_data_parallel/README.md (FairScale FSDP in fairseq/metaseq)", year=2021,
+    url="https://github.com/facebookresearch/fairseq/blob/c98c35da6b9193ed845465f49762252dd9932498/"
+        "examples/fully_sharded_data_parallel/README.md",
+    note="'FSDP shards parameters (FP16 + FP32) and optimizer state across data parallel GPUs'; 'the "
+         "communication can be overlapped with the forward pass'; --fp16, --checkpoint-activations work as "
+         "normal. Each FSDP unit gathered before its forward and backward pass, its gradients "
+         "reduce-scattered, the next unit prefetched: FairScale's fully_sharded_data_parallel.py as secondary "
+         "descriptions give it (its source not read)")
 MEGATRON_CORE = Source(
     title="NVIDIA, Megatron-LM and Megatron-Core (repository README)", year=2024,
     url="https://github.com/NVIDIA/Megatron-LM")
@@ -212,7 +265,7 @@ def _megatron_lm_stacks():
 
 
 def _deepspeed_stacks():
-    """DeepSpeed's ZeRO-3, and with ZeRO++'s three techniques."""
+    """DeepSpeed's ZeRO-3 (2021 and today), ZeRO++, and its pipeline engine under Megatron-DeepSpeed."""
     deepspeed = Software(
         name="DeepSpeed ZeRO-3", kernels=Kernels(attention="FlashAttention-2"),
         overlap=Overlap(data_parallel="per layer", context_parallel="a2a"), precision=Precision(gradient_bytes=2),
@@ -220,7 +273,24 @@ def _deepspeed_stacks():
     zero_pp = deepspeed.replace(
         name="DeepSpeed ZeRO++", zero_plus_plus=ZeroPlusPlus(quantized_weights=True, hierarchical_partition=True,
                                                              quantized_gradients=True), sources=(ZERO_PLUS_PLUS,))
-    return deepspeed, zero_pp
+    # ZeRO-3 as SC21 Table 2 compared it (2021): each weight matrix gathered on its own before
+    # its module runs, the next one prefetched; FP16 gradients reduce-scattered matrix by matrix
+    # and unscaled every step; no fused attention yet.
+    zero3_2021 = deepspeed.replace(
+        name="DeepSpeed ZeRO-3 2021", kernels={"attention": "unfused"}, overlap={"data_parallel": "per submodule"},
+        sources=(ZERO, DEEPSPEED_ZERO3_2021))
+    # Megatron-DeepSpeed: Megatron-LM's tensor-parallel layers inside DeepSpeed's pipeline engine:
+    # plain 1F1B with blocking sends and receives, each boundary split over the tensor-parallel
+    # ranks and all-gathered after the receive, the data-parallel reduction after the flush. With
+    # FP16 (MT-NLG, 2021) gradients are reduced in FP16 and unscaled every step; with BF16 (BLOOM,
+    # 2022) they are accumulated and all-reduced in FP32 and scaled only over the threshold.
+    megatron_deepspeed = Software(
+        name="Megatron-DeepSpeed 2021", scatter_gather=True, precision=Precision(gradient_bytes=2),
+        overlap=Overlap(pipeline="none", data_parallel="none"), sources=(DEEPSPEED_PIPELINE_2021,))
+    megatron_deepspeed_bf16 = megatron_deepspeed.replace(
+        name="Megatron-DeepSpeed 2022, BF16", precision={"gradient_bytes": 4}, optimizer=_MEGATRON_CLIPPING,
+        sources=(DEEPSPEED_PIPELINE_2021, DEEPSPEED_BF16_PIPELINE))
+    return deepspeed, zero_pp, zero3_2021, megatron_deepspeed, megatron_deepspeed_bf16
 
 
 def _pytorch_fsdp_stacks():
@@ -278,8 +348,25 @@ def _pytorch_fsdp_stacks():
         name="torchtitan 2024, compiled FP8, async TP", overlap={"tensor_parallel": "pipelined"},
         sources=torchtitan_compiled_fp8.sources + (TORCHTITAN_H100_BENCHMARK.at(
             "Tables 4-6", note="2D + AsyncTP; 3D and 4D runs with torch.compile, Float8 and AsyncTP"),))
+    # ... and with torchao's FP8 all-gather: FSDP2 gathers the Float8 linears' weights in FP8.
+    torchtitan_compiled_fp8_gather = torchtitan_compiled_fp8.replace(
+        name="torchtitan 2024, compiled FP8, FP8 all-gather", precision={"fp8_all_gather": True},
+        sources=torchtitan_compiled_fp8.sources + (TORCHAO_FLOAT8_ALL_GATHER,))
     return (fsdp, llm_foundry, llm_foundry_fp32, torchtitan, torchtitan_compiled, torchtitan_compiled_fp8,
-            torchtitan_async_tp)
+            torchtitan_async_tp, torchtitan_compiled_fp8_gather)
+
+
+def _metaseq_stacks():
+    """metaseq (OPT-175B): FairScale's FSDP around Megatron-LM's tensor-parallel layers, in FP16."""
+    # FSDP units gathered before each pass and reduce-scattered after, the next unit prefetched;
+    # FP16 weights and gradients (reduced in FP16); Megatron-LM's tensor-parallel layers of 2021,
+    # every collective waited for; unfused attention (2021). Not read in metaseq's code, so left at
+    # the defaults: the optimizer (a fused Adam) and its clipping (every step, as an FP16 optimizer
+    # unscales every gradient on every step).
+    metaseq = Software(
+        name="metaseq 2022", overlap=Overlap(data_parallel="per layer"), precision=Precision(gradient_bytes=2),
+        scatter_gather=False, sources=(METASEQ_OPT, FAIRSCALE_FSDP))
+    return (metaseq,)
 
 
 def _other_stacks():
@@ -316,7 +403,8 @@ def _other_stacks():
 
 
 def _software():
-    stacks = _megatron_lm_stacks() + _deepspeed_stacks() + _pytorch_fsdp_stacks() + _other_stacks()
+    stacks = (_megatron_lm_stacks() + _deepspeed_stacks() + _pytorch_fsdp_stacks() + _metaseq_stacks()
+              + _other_stacks())
     return MappingProxyType({stack.name: stack for stack in stacks})
 
 

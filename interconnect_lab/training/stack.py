@@ -10,7 +10,7 @@ record                 fields
                        ``elementwise`` (fused into neighbours, one kernel each, or eager PyTorch
                        ops), ``parallel_block``
 :class:`Precision`     ``parameter_bytes``, ``gradient_bytes``, ``fp32_weights`` (FP32 weights
-                       under autocast)
+                       under autocast), ``fp8_all_gather`` (FSDP2 gathers FP8 weights)
 :class:`Overlap`       ``tensor_parallel``, ``context_parallel`` (which implementation) and
                        ``context_parallel_load_balance``, ``pipeline``, ``data_parallel`` and
                        its ``bucket_parameters``, ``bucket_parameters_per_rank``
@@ -247,6 +247,16 @@ class Precision:
         embedding, stays FP32, so each residual add and norm reads (and the
         add writes) 4-byte elements. Off: the weights are gathered and used
         in ``parameter_bytes`` (FSDP ``param_dtype`` BF16, Composer's ``PURE``).
+    fp8_all_gather : bool
+        ZeRO-3 gathers the weights of the FP8 linear layers as FP8, 1 byte per
+        weight on the wire before the forward and the backward pass, instead of
+        ``parameter_bytes`` (torchao's ``Float8LinearConfig.enable_fsdp_float8_all_gather``
+        with FSDP2: each rank casts its shard to FP8 before the all-gather, and the
+        gathered weight feeds the FP8 GEMM directly; ``TORCHAO_FLOAT8_ALL_GATHER``).
+        Gradients are still reduced in ``gradient_bytes``. Needs FP8 weight GEMMs
+        (``Kernels.gemm_precision="fp8"``) and 16-bit weights. The norms' few
+        weights, gathered in ``parameter_bytes`` in the stack, are counted at 1
+        byte too (under 0.1% of a layer's weights).
     """
 
     CHOICES: ClassVar[Mapping] = MappingProxyType({})
@@ -254,11 +264,15 @@ class Precision:
     parameter_bytes: int = 2
     gradient_bytes: int = 2
     fp32_weights: bool = False
+    fp8_all_gather: bool = False
 
     def __post_init__(self):
         check_integer("Precision.parameter_bytes", self.parameter_bytes, minimum=1, maximum=8, unit="B")
         check_integer("Precision.gradient_bytes", self.gradient_bytes, minimum=1, maximum=8, unit="B")
-        _check_flags(self, "fp32_weights")
+        _check_flags(self, "fp32_weights", "fp8_all_gather")
+        if self.fp8_all_gather and self.fp32_weights:
+            raise ValueError("Precision.fp8_all_gather = True needs 16-bit weights, not fp32_weights = True: "
+                             "torchao casts the BF16 weight shard to FP8 before FSDP2 gathers it")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -320,7 +334,14 @@ class Overlap:
         contiguous buffer. ``"per layer"``: gradients are reduced (and ZeRO's
         weights gathered, ZeRO-3's prefetched) layer by layer during the
         backward pass, as FSDP wraps each block: only the last unit's share and
-        anything longer than the compute stay exposed. ``"buckets"``: the same,
+        anything longer than the compute stay exposed. ``"per submodule"``: as
+        per layer, but ZeRO-3 gathers each weight matrix of a layer on its own
+        (query-key-value, output projection, each MLP matrix), the next one
+        prefetched under the current one's compute, and reduce-scatters each
+        matrix's gradient (DeepSpeed ZeRO-3 of 2021: ``fetch_sub_module`` and
+        ``prefetch_next_sub_modules`` per ``nn.Module``, one ``all_gather`` per
+        parameter, ``_reduce_scatter_gradient`` per parameter; ``DEEPSPEED_ZERO3_2021``).
+        For ZeRO stages 0-2 it reduces as ``"per layer"``. ``"buckets"``: the same,
         but ZeRO stage 0-2 reduce (and gather) in buckets of
         ``max(bucket_parameters, bucket_parameters_per_rank · d)`` parameters:
         fewer, larger collectives, so a ring over many data-parallel ranks pays
@@ -357,6 +378,7 @@ class Overlap:
         "data_parallel": MappingProxyType({
             "none": "one reduction of the whole gradient buffer after the backward pass",
             "per layer": "reduced (and gathered) layer by layer under the backward (and forward) pass",
+            "per submodule": "as per layer, ZeRO-3 gathering and reducing each weight matrix apart (DeepSpeed 2021)",
             "buckets": "as per layer, in buckets of max(bucket_parameters, bucket_parameters_per_rank x d)",
         }),
     })
@@ -566,6 +588,13 @@ class Software:
                                 f"to a stack's {field} goes to Software.replace")
         _check_choices(self)
         _check_flags(self, "scatter_gather")
+        if self.precision.fp8_all_gather and self.kernels.gemm_precision != "fp8":
+            raise ValueError(f"Software {self.name!r}: Precision.fp8_all_gather = True needs FP8 linear layers, "
+                             f"Kernels.gemm_precision = 'fp8', not {self.kernels.gemm_precision!r}")
+        if self.precision.fp8_all_gather and self.zero_plus_plus.quantized_weights:
+            raise ValueError(f"Software {self.name!r}: Precision.fp8_all_gather (FSDP2 with torchao) and "
+                             f"ZeroPlusPlus.quantized_weights (DeepSpeed's qwZ) both gather 1-byte weights: "
+                             f"choose one")
         if isinstance(self.sources, Source):
             object.__setattr__(self, "sources", (self.sources,))
 

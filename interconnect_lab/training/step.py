@@ -175,7 +175,8 @@ def evaluate(model, cluster, software, efficiencies, split) -> TrainingStep:
     bubble = terms.pipeline_bubble_s(p, v, stage_s, stage_communication_s)
     pipeline = terms.pipeline_send_s(model, cluster, software, split)
     group = terms.data_parallel_group(cluster, split)
-    data = terms.data_parallel_s(cluster, software, efficiencies, group, split, shape, layer)
+    data = terms.data_parallel_s(cluster, software, efficiencies, group, split, shape, layer,
+                                2 + model.mlp_matrices)
     hidden = data.received_bytes * terms.hidden_share(data.communication_s, data.exposed_s)
     compute = compute + terms.hidden_traffic_s(hidden, hbm) + data.held_s
     optimizer = terms.optimizer_s(software, efficiencies, shape.parameters, split.zero_stage, group.shard, hbm)

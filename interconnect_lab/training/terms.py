@@ -69,7 +69,7 @@ __all__ = [
     "layer_terms",
     # the stage and the pipeline
     "layers_per_stage", "edge_stage_layers", "stage_parameters", "StageShape", "stage_shape", "logits_s",
-    "stored_weight_bytes", "weight_cast_bytes", "layer_contention_s", "stage_time_s", "pipeline_bubble_s",
+    "stored_weight_bytes", "gathered_weight_bytes", "weight_cast_bytes", "layer_contention_s", "stage_time_s", "pipeline_bubble_s",
     "pipeline_send_s",
     # data parallelism and ZeRO
     "DataParallelGroup", "data_parallel_group", "data_parallel_units", "exposed_s", "DataParallelTerms",
@@ -1215,6 +1215,17 @@ def stored_weight_bytes(software) -> int:
     return FP32_BYTES if software.precision.fp32_weights else software.precision.parameter_bytes
 
 
+def gathered_weight_bytes(software) -> int:
+    """Bytes per weight on the wire of ZeRO-3's gathers: 1 with ``Precision.fp8_all_gather``, else as stored [B].
+
+    Parameters
+    ----------
+    software : Software
+        The stack (``precision``).
+    """
+    return 1 if software.precision.fp8_all_gather else stored_weight_bytes(software)
+
+
 def weight_cast_bytes(software, recompute) -> float:
     """HBM bytes per weight per microbatch that autocast's casts move when the weights are FP32 [B].
 
@@ -1528,16 +1539,21 @@ def sharded_state_data_parallel_s(cluster, software, efficiencies, group, units,
 
 
 def sharded_weight_data_parallel_s(cluster, software, efficiencies, group, layers, layer_params, microbatches,
-                                   forward_window_s, backward_window_s) -> DataParallelTerms:
+                                   forward_window_s, backward_window_s, units_per_layer=1) -> DataParallelTerms:
     """ZeRO-3 / FSDP: each layer's weights gathered before its forward and backward pass, its gradients reduced.
 
     Every microbatch gathers each layer's weights before its forward and its
     backward pass (recomputation reuses the backward gather) and
     reduce-scatters its gradients, over the shard group; ZeRO++ sends the
     forward gather in INT8 (qwZ), keeps the backward gather inside a node
-    (hpZ) and reduces in INT4 (qgZ). With a shard group smaller than the
-    data-parallel group (hybrid sharding) the shards' gradients are then
-    all-reduced across the replicas once per step.
+    (hpZ) and reduces in INT4 (qgZ); with ``Precision.fp8_all_gather`` both
+    gathers carry 1 byte per weight (:func:`gathered_weight_bytes`). With a
+    shard group smaller than the data-parallel group (hybrid sharding) the
+    shards' gradients are then all-reduced across the replicas once per step.
+    With ``units_per_layer`` u > 1 (``Overlap.data_parallel`` "per submodule")
+    each layer is gathered and reduced in u equal pieces, each hiding behind
+    1/u of the layer's compute: u times the collectives' latency, and a first
+    gather of 1/u of a layer left exposed.
 
     Parameters
     ----------
@@ -1551,12 +1567,16 @@ def sharded_weight_data_parallel_s(cluster, software, efficiencies, group, layer
         Microbatches per step, m [-].
     forward_window_s, backward_window_s : float or array_like
         One layer's forward, and backward plus recomputed, compute for one microbatch [s].
+    units_per_layer : int
+        Gathers (and reduce-scatters) per layer and pass, u [-]: 1 for one per layer.
     """
     plus = software.zero_plus_plus
     overlapped = software.overlap.data_parallel != "none"
     shard, per_node, slow = group.shard, group.shard_per_node, group.network_slowdown
     across_per_node = np.maximum(group.ranks_per_node // shard, 1)
-    weight_layer = layer_params * stored_weight_bytes(software)
+    layers, layer_params = layers * units_per_layer, layer_params / units_per_layer
+    forward_window_s, backward_window_s = forward_window_s / units_per_layer, backward_window_s / units_per_layer
+    weight_layer = layer_params * gathered_weight_bytes(software)
     gradient_layer = layer_params * software.precision.gradient_bytes
     forward_wire = layer_params * 1.0 if plus.quantized_weights else weight_layer   # qwZ: INT8
     forward_gather = collective_s("all_gather", forward_wire, shard, per_node, cluster, slow)
@@ -1580,7 +1600,8 @@ def sharded_weight_data_parallel_s(cluster, software, efficiencies, group, layer
     return DataParallelTerms(comm, exposed_forward + exposed_backward + exposed_across, received, held)
 
 
-def data_parallel_s(cluster, software, efficiencies, group, split, shape, layer) -> DataParallelTerms:
+def data_parallel_s(cluster, software, efficiencies, group, split, shape, layer,
+                    matrices_per_layer=4) -> DataParallelTerms:
     """The step's data-parallel communication on one GPU, by ZeRO stage, and what overlap leaves exposed.
 
     ZeRO stage 0 reduces (:func:`replicated_data_parallel_s`), 1 and 2
@@ -1601,12 +1622,16 @@ def data_parallel_s(cluster, software, efficiencies, group, split, shape, layer)
         Its stages (:func:`stage_shape`): layers and parameters.
     layer : LayerTerms
         One layer's compute for one microbatch (:func:`layer_terms`), the windows the collectives hide behind.
+    matrices_per_layer : int
+        Weight matrices of a layer (2 + ``TransformerModel.mlp_matrices``), the units ZeRO-3 gathers
+        in with ``Overlap.data_parallel`` "per submodule" [-].
     """
     params, layers = shape.parameters, shape.layers
     forward_window, backward_window = layer.forward_s, layer.backward_s + layer.recompute_s
     if split.zero_stage >= 3:
+        units = matrices_per_layer if software.overlap.data_parallel == "per submodule" else 1
         return sharded_weight_data_parallel_s(cluster, software, efficiencies, group, layers, params / layers,
-                                              split.microbatches, forward_window, backward_window)
+                                              split.microbatches, forward_window, backward_window, units)
     units = data_parallel_units(software, params, layers, split.d)
     unit_params = params / units
     unit_backward_window = backward_window * layers / units

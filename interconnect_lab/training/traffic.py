@@ -247,7 +247,7 @@ def _sharded_weight_rows(cluster, software, config, layers, params, ranks_per_no
     d, m = config.data_parallel * config.context_parallel, config.microbatches
     shard = d if config.shard_group_size is None else min(config.shard_group_size, d)
     shard_per_node = min(ranks_per_node, shard)
-    weight_size = params * software.precision.parameter_bytes / layers
+    weight_size = params * (1 if software.precision.fp8_all_gather else software.precision.parameter_bytes) / layers
     plus = software.zero_plus_plus
     rows = [_row(cluster, "data", "weights of each layer before its forward pass, every microbatch", "all_gather",
                  shard, shard_per_node, m * layers, weight_size * (0.5 if plus.quantized_weights else 1.0))]

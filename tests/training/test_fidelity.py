@@ -18,13 +18,10 @@ from interconnect_lab.published.training_runs import (
     KORTHIKANTI_RUNS, LLAMA3_405B_RUNS, LLM_FOUNDRY_1B_A100_40GB, LLM_FOUNDRY_1B_BY_LENGTH,
     LLM_FOUNDRY_30B_32_A100_40GB, LLM_FOUNDRY_A100_80GB_ONE_NODE, LLM_FOUNDRY_BENCHMARKS,
     MEGATRON_BRIDGE_2511_BLACKWELL, MEGATRON_BRIDGE_2511_H100, NEMO_LONG_SEQUENCE_H100, TORCHTITAN_A100_RUNS,
-    TORCHTITAN_H100_COMPILE_RUNS, TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS, TRAINING_RUNS,
+    TORCHTITAN_H100_COMPILE_RUNS, TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS, TRAINING_RUNS, FAMILIES, MT_NLG_530B,
+    SC21_TABLE2_PTD_RUNS, SC21_TABLE2_ZERO3_RUNS, family,
 )
 
-#: The table before torchtitan's context-parallel rows (added 2026-12-07, validation rows that miss
-#: by +24% to +76%; test_torchtitans_long_sequence_rows_are_overrated_at_every_degree).
-RUNS_BEFORE_CONTEXT_PARALLEL = tuple(run for run in TRAINING_RUNS
-                                     if run not in TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS)
 
 
 def test_the_table_covers_at_least_twelve_runs_four_organisations_and_both_generations():
@@ -42,13 +39,66 @@ def test_every_run_names_its_source_and_what_it_assumed():
             assert len(assumption) > 20
 
 
+def _pinned_elsewhere(run):
+    """Rows whose misses their own tests pin: SC21 Table 2's ZeRO-3 rows (DeepSpeed 2021's host-side
+    cost has no sourced model) and torchtitan's context-parallel rows (their 500 W H100s)."""
+    return run in SC21_TABLE2_ZERO3_RUNS or run in TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS
+
+
 def test_the_table_errors_do_not_grow():
-    # Measured 2026-12-06 with the defaults, 71 runs: median 4.8%, worst 28.0% (MPT-70B on 64
-    # A100 40 GB, FSDP with one microbatch of 2 sequences per GPU). The goal is a median of 7%
-    # and no run beyond 15%; these bounds stop the table from getting worse.
-    summary = tr.fidelity_summary(tr.fidelity_table(RUNS_BEFORE_CONTEXT_PARALLEL))
-    assert summary["median_abs_error"] < 0.07
-    assert summary["max_abs_error"] < 0.30
+    # Measured 2026-12-07 with the defaults, by family (training_runs.family, by stack):
+    # development 53 runs, median 5.3%, worst 27.9% (MPT-70B on 64 A100 40 GB, FSDP with one
+    # microbatch of 2 sequences per GPU); validation 39 runs, median 9.1%, worst +292% (SC21 Table
+    # 2's ZeRO-3 rows), and 25 runs, median 3.4%, worst 17.2% without the two groups pinned in their
+    # own tests (torchtitan's context-parallel rows, SC21 Table 2's ZeRO-3 rows). These bounds stop
+    # the table from getting worse; they are not targets.
+    table = tr.fidelity_table()
+    medians = {name: np.median(np.abs([row.error for row in table if family(row.run) == name])) for name in FAMILIES}
+    assert medians["development"] < 0.07 and medians["validation"] < 0.10, medians
+    assert np.median([abs(row.error) for row in table
+                      if family(row.run) == "validation" and not _pinned_elsewhere(row.run)]) < 0.05
+    assert max(abs(row.error) for row in table if not _pinned_elsewhere(row.run)) < 0.30
+
+
+def test_sc21_table2_zero3_rows_miss_by_a_cost_per_step_the_model_does_not_have():
+    # SC21 Table 2, ZeRO-3 (DeepSpeed, April 2021) without model parallelism, 174.6B and 529.6B on
+    # 384 to 2,240 A100. Measured: +30%, +109%, +292% (174.6B) and +42%, +96%, +276% (529.6B). The
+    # published step times stay flat as the GPUs double at a fixed batch (67 s at 768 and 1,536
+    # GPUs); the model's step halves with the work: its gathers and reduce-scatters, through the
+    # collective model, hide under compute. The rows keep these errors (no cost without a source);
+    # pinned to within 10 points so that a change to ZeRO-3's pricing shows.
+    rows = tr.fidelity_table(SC21_TABLE2_ZERO3_RUNS)
+    measured = [0.303, 1.093, 2.921, 0.418, 0.958, 2.759]
+    assert [row.error for row in rows] == pytest.approx(measured, abs=0.10)
+    published_step = [row.step.hardware_flops / (row.published * row.run.gpus) for row in rows]
+    assert published_step[1] == pytest.approx(published_step[2], rel=1e-9)          # 66.7 s, twice
+    assert rows[2].step.step_s < 0.6 * rows[1].step.step_s                          # the model's halves
+    for row in rows:
+        assert row.step.data_parallel_s < 0.01 * row.step.step_s                  # hidden under compute
+        assert row.step.data_parallel_hidden_s > 0.1 * row.step.step_s
+
+
+def test_sc21_table2_ptd_rows_within_seven_percent():
+    # SC21 Table 2, PTD-P on the same models and GPUs (model-parallel size 96 and 280 taken as TP 8
+    # x PP 12 and 8 x 35). Measured -2.6% to -6.8%, the model low as on Table 1's large rows.
+    rows = tr.fidelity_table(SC21_TABLE2_PTD_RUNS)
+    assert all(-0.07 < row.error < 0.0 for row in rows), [round(row.error, 3) for row in rows]
+
+
+def test_deepspeed_pipeline_engine_runs():
+    # MT-NLG 530B on 2,240 A100 (DeepSpeed's restated peak, 126 TFLOP/s): measured +13.9%, with
+    # microbatch, recomputation and formula assumed and 'peak' a best case. BLOOM 176B's logged
+    # 149.77 TFLOP/s on Megatron-DeepSpeed with the BF16 optimizer: +6.0% (+6.6% when it was
+    # replayed with Megatron-LM SC21's stack, which differs in FP16 gradients and clipping).
+    (mt_nlg,) = tr.fidelity_table((MT_NLG_530B,))
+    assert 0.10 < mt_nlg.error < 0.18
+    (bloom,) = tr.fidelity_table((BLOOM_176B,))
+    assert 0.03 < bloom.error < 0.09
+    # The engine's blocking sends are charged for every microbatch: 2 m transfers per stage.
+    blocking = mt_nlg.step.pipeline_s
+    asynchronous = tr.replay(MT_NLG_530B, tr.software("Megatron-DeepSpeed 2021").replace(
+        overlap={"pipeline": "asynchronous"}))
+    assert blocking == pytest.approx(asynchronous.pipeline_s * 240 / 34)          # 2 m over 2 (p - 1)
 
 
 def test_torchtitans_long_sequence_rows_are_overrated_at_every_degree():
@@ -370,7 +420,7 @@ def test_the_worst_row_has_a_peer_in_its_own_table_that_the_model_matches():
     # MFU, MPT-30B on 32 (microbatch 4, one per step) 51.74%, with 0.93 times the model FLOPs, 0.92
     # times the weights and the same memory per GPU. The model predicts 46.1% and 47.3%: it follows
     # what the columns describe, and the 70B row falls 31% below its peer.
-    table = tr.fidelity_table(RUNS_BEFORE_CONTEXT_PARALLEL)
+    table = [row for row in tr.fidelity_table() if not _pinned_elsewhere(row.run)]
     worst = max(table, key=lambda row: abs(row.error))
     assert worst.run.label == "MPT-70B, 64 x A100 40GB"
     (peer,) = tr.fidelity_table((LLM_FOUNDRY_30B_32_A100_40GB,))
@@ -433,7 +483,8 @@ def test_ibm_13b_run_hides_communication_that_fills_most_of_its_compute():
     busy = {layers: row.step.data_parallel_hidden_s / row.step.compute_s for layers, row in rows.items()}
     assert 0.55 < busy[40] < 0.75 and 0.25 < busy[32] < 0.45
     assert rows[40].step.data_parallel_s < 0.05 * rows[40].step.step_s
-    ranked = sorted(tr.fidelity_table(RUNS_BEFORE_CONTEXT_PARALLEL), key=lambda row: -abs(row.error))
+    ranked = sorted([row for row in tr.fidelity_table() if not _pinned_elsewhere(row.run)],
+                    key=lambda row: -abs(row.error))
     assert ranked[1].run is rows[40].run
 
 

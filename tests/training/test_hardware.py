@@ -114,14 +114,18 @@ def test_clipping_the_gradients_costs_a_norm_read_and_a_scale_per_updated_parame
     assert clipped.step_s - clipped.optimizer_s == pytest.approx(unclipped.step_s - unclipped.optimizer_s, rel=1e-12)
 
 
-def test_only_megatron_stacks_scale_their_gradients_just_on_the_steps_they_clip():
+def test_only_megatron_stacks_and_deepspeeds_bf16_optimizer_scale_their_gradients_just_on_the_steps_they_clip():
     conditional = {name for name, stack in tr.SOFTWARE.items() if stack.optimizer.clipping == "over threshold"}
-    assert conditional == {"Megatron-LM SC21", "Megatron-LM SC21, torch DDP", "Megatron-LM 2022", "Megatron-LM 2023",
-                           "MegaScale", "Megatron-Core 2024", "Megatron-Core 2024 FP8"}
+    megatron = {"Megatron-LM SC21", "Megatron-LM SC21, torch DDP", "Megatron-LM 2022", "Megatron-LM 2023",
+                "MegaScale", "Megatron-Core 2024", "Megatron-Core 2024 FP8"}
+    assert conditional == megatron | {"Megatron-DeepSpeed 2022, BF16"}
     megatron_clip, pytorch_clip = tr.GRADIENT_CLIP_SOURCES[1], tr.GRADIENT_CLIP_SOURCES[0]
     assert "Megatron-LM" in megatron_clip.title and "clip_grad.py" in pytorch_clip.title
-    for name in conditional - {"MegaScale"}:          # MegaScale cites its paper, on Megatron-LM 2023's code
+    for name in megatron - {"MegaScale"}:             # MegaScale cites its paper, on Megatron-LM 2023's code
         assert megatron_clip in tr.software(name).sources
+    # DeepSpeed's BF16_Optimizer: clip_tensors_by_global_norm scales only if clip_coef < 1.
+    assert any("clip_tensors_by_global_norm" in source.locator
+               for source in tr.software("Megatron-DeepSpeed 2022, BF16").sources)
 
 
 def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():
@@ -129,7 +133,7 @@ def test_op_by_op_optimizers_are_pytorchs_default_adamw_and_composers():
     eager = {name for name, stack in tr.SOFTWARE.items() if stack.optimizer.update == "op by op"}
     assert eager == {"PyTorch FSDP", "llm-foundry 2023, PURE", "llm-foundry 2023, DEFAULT", "torchtitan 2024",
                      "torchtitan 2024, compiled", "torchtitan 2024, compiled FP8",
-                     "torchtitan 2024, compiled FP8, async TP",
+                     "torchtitan 2024, compiled FP8, async TP", "torchtitan 2024, compiled FP8, FP8 all-gather",
                      "flash-attention GPT, FlashAttention-2", "flash-attention GPT, FlashAttention-1"}
     assert set(tr.EAGER_OPTIMIZER_SOURCES) <= set(tr.software("PyTorch FSDP").sources)
 

@@ -46,6 +46,36 @@ def test_composer_default_and_pure_differ_only_in_the_weights():
                         checkpoint="early stop", sources=fsdp.sources) == fsdp
 
 
+def test_deepspeed_pipeline_engine_presets():
+    # DeepSpeed's pipeline engine (DEEPSPEED_PIPELINE_2021): plain 1F1B with blocking sends, each
+    # boundary split over the tensor-parallel ranks and all-gathered after the receive, the
+    # gradient reduction after the flush; FP16 (2021) or DeepSpeed's BF16 optimizer (2022).
+    fp16, bf16 = tr.software("Megatron-DeepSpeed 2021"), tr.software("Megatron-DeepSpeed 2022, BF16")
+    for stack in (fp16, bf16):
+        assert stack.scatter_gather and stack.overlap.pipeline == "none" and stack.overlap.data_parallel == "none"
+        assert stack.kernels.attention == "unfused"
+    assert (fp16.precision.gradient_bytes, fp16.optimizer.clipping) == (2, "every step")
+    assert (bf16.precision.gradient_bytes, bf16.optimizer.clipping) == (4, "over threshold")
+    assert any("e2fdd254e" in source.locator for source in fp16.sources)
+
+
+def test_deepspeed_zero3_2021_and_metaseq_presets():
+    zero3 = tr.software("DeepSpeed ZeRO-3 2021")
+    assert zero3.overlap.data_parallel == "per submodule" and zero3.kernels.attention == "unfused"
+    assert zero3.precision.gradient_bytes == 2 and not zero3.scatter_gather
+    assert any("adac058ac" in source.locator for source in zero3.sources)
+    metaseq = tr.software("metaseq 2022")
+    assert (metaseq.overlap.data_parallel, metaseq.overlap.tensor_parallel, metaseq.precision.gradient_bytes,
+            metaseq.kernels.attention) == ("per layer", "none", 2, "unfused")
+
+
+def test_fp8_all_gather_differs_from_its_stack_in_that_choice_alone():
+    base, gathered = tr.software("torchtitan 2024, compiled FP8"), tr.software(
+        "torchtitan 2024, compiled FP8, FP8 all-gather")
+    assert gathered.precision.fp8_all_gather and not base.precision.fp8_all_gather
+    assert gathered.replace(name=base.name, precision={"fp8_all_gather": False}, sources=base.sources) == base
+
+
 def test_scale_out_variants_keep_everything_but_the_network():
     base = tr.cluster("MegaScale")
     variants = tr.scale_out_variants(base)

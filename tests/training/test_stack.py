@@ -56,7 +56,11 @@ def _alternatives(stack):
                         change.update(bucket_parameters=buckets, bucket_parameters_per_rank=0)
                     if inner.name == "context_parallel_load_balance" and not value.context_parallel.startswith("ring"):
                         change.update(context_parallel="ring, all-gather rotate")    # only PyTorch's rings offer it
-                    yield f"{field.name}.{inner.name}={option}", stack.replace(**{field.name: change})
+                    try:
+                        variant = stack.replace(**{field.name: change})
+                    except ValueError:       # a combination the stacks cannot run cannot be built
+                        continue
+                    yield f"{field.name}.{inner.name}={option}", variant
         elif field.name in tr.Software.CHOICES or isinstance(value, bool):
             options = tr.Software.CHOICES.get(field.name, (not value,))
             for option in options:
@@ -126,6 +130,14 @@ def test_a_stack_is_hashable_and_compares_by_value():
      r"Overlap.bucket_parameters_per_rank"),
     (lambda: tr.Precision(gradient_bytes=0), ValueError, r"Precision.gradient_bytes = 0 B is not valid"),
     (lambda: tr.Precision(fp32_weights="yes"), TypeError, r"Precision.fp32_weights must be True or False"),
+    (lambda: tr.Precision(fp8_all_gather=1), TypeError, r"Precision.fp8_all_gather must be True or False"),
+    (lambda: tr.Precision(fp8_all_gather=True, fp32_weights=True), ValueError,
+     r"fp8_all_gather = True needs 16-bit weights"),
+    (lambda: tr.software("torchtitan 2024").replace(precision={"fp8_all_gather": True}), ValueError,
+     r"needs FP8 linear layers, Kernels.gemm_precision = 'fp8', not 'bf16'"),
+    (lambda: tr.Overlap(data_parallel="per module"), ValueError, r"did you mean 'per submodule'"),
+    (lambda: tr.software("torchtitan 2024, compiled FP8, FP8 all-gather").replace(
+        zero_plus_plus={"quantized_weights": True}), ValueError, r"both gather 1-byte weights: choose one"),
     (lambda: tr.Optimizer(update="fused Adam"), ValueError, r"unknown Optimizer.update 'fused Adam'"),
     (lambda: tr.Optimizer(clipping="never"), ValueError, r"'every step', 'over threshold'"),
     (lambda: tr.ZeroPlusPlus(quantized_weights=None), TypeError, r"ZeroPlusPlus.quantized_weights"),

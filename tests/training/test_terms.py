@@ -480,6 +480,55 @@ def test_sharded_weights_gather_each_layer_every_microbatch():
     assert quantized.communication_s == pytest.approx(expected)
 
 
+def test_zero3_per_submodule_gathers_each_matrix_apart_with_the_same_bytes():
+    # DeepSpeed ZeRO-3 of 2021 (DEEPSPEED_ZERO3_2021): a gather (and a reduce-scatter) per weight
+    # matrix, u per layer, each behind 1/u of the layer's compute. Same bytes; u times the latency;
+    # with no compute to hide behind, every piece is exposed.
+    group = terms.data_parallel_group(A100, split(d=64, zero_stage=3))
+    zero3_2021 = tr.software("DeepSpeed ZeRO-3 2021")
+    whole = terms.sharded_weight_data_parallel_s(A100, zero3_2021, EFF, group, 12, 1e8, 4, 0.0, 0.0)
+    pieces = terms.sharded_weight_data_parallel_s(A100, zero3_2021, EFF, group, 12, 1e8, 4, 0.0, 0.0, 4)
+    gather = terms.collective_s("all_gather", 2e8 / 4, 64, 8, A100)
+    reduce = terms.collective_s("reduce_scatter", 2e8 / 4, 64, 8, A100)
+    assert pieces.communication_s == pytest.approx(12 * 4 * 4 * (2 * gather + reduce))
+    assert pieces.received_bytes == pytest.approx(whole.received_bytes)
+    assert pieces.communication_s > whole.communication_s                     # four latencies a layer, not one
+    # Behind ample compute only the first piece of each pass stays exposed: a quarter of a layer's.
+    ample = 10.0
+    hidden_whole = terms.sharded_weight_data_parallel_s(A100, zero3_2021, EFF, group, 12, 1e8, 1, ample, ample)
+    hidden_pieces = terms.sharded_weight_data_parallel_s(A100, zero3_2021, EFF, group, 12, 1e8, 1, ample, ample, 4)
+    assert hidden_pieces.exposed_s == pytest.approx(gather + gather + reduce)
+    assert hidden_pieces.exposed_s < hidden_whole.exposed_s
+
+
+def test_data_parallel_splits_zero3_per_submodule_into_the_layers_matrices():
+    s = split(d=16, global_batch_size=16, zero_stage=3)
+    zero3_2021 = tr.software("DeepSpeed ZeRO-3 2021")
+    layer = terms.layer_terms(GPT3, A100, zero3_2021, "none", GEMM_A100, HBM_A100, 1, 1, 1, False, s.gpus)
+    shape, group = terms.stage_shape(GPT3, s), terms.data_parallel_group(A100, s)
+    window = layer.backward_s + layer.recompute_s
+    for software, units in ((zero3_2021, 4), (tr.software("DeepSpeed ZeRO-3"), 1)):
+        data = terms.data_parallel_s(A100, software, EFF, group, s, shape, layer, 4)
+        direct = terms.sharded_weight_data_parallel_s(A100, software, EFF, group, 96, shape.parameters / 96, 1.0,
+                                                      layer.forward_s, window, units)
+        assert data == direct, software.name
+
+
+def test_fp8_all_gather_sends_one_byte_per_weight_and_reduces_as_before():
+    # torchao's enable_fsdp_float8_all_gather (TORCHAO_FLOAT8_ALL_GATHER): both gathers in FP8.
+    fp8 = tr.software("torchtitan 2024, compiled FP8")
+    gathered = tr.software("torchtitan 2024, compiled FP8, FP8 all-gather")
+    assert (terms.gathered_weight_bytes(fp8), terms.gathered_weight_bytes(gathered)) == (2, 1)
+    assert terms.gathered_weight_bytes(tr.software("llm-foundry 2023, DEFAULT")) == 4      # FP32 weights
+    group = terms.data_parallel_group(H100, split(d=64, zero_stage=3))
+    bf16 = terms.sharded_weight_data_parallel_s(H100, fp8, EFF, group, 12, 1e8, 1, 0.0, 0.0)
+    one_byte = terms.sharded_weight_data_parallel_s(H100, gathered, EFF, group, 12, 1e8, 1, 0.0, 0.0)
+    reduce = terms.received_bytes("reduce_scatter", 4e8, 64)                   # FP32 gradients either way
+    assert one_byte.received_bytes - 12 * reduce == pytest.approx((bf16.received_bytes - 12 * reduce) / 2)
+    assert one_byte.communication_s == pytest.approx(12 * (2 * terms.collective_s("all_gather", 1e8, 64, 8, H100)
+                                                          + terms.collective_s("reduce_scatter", 4e8, 64, 8, H100)))
+
+
 def test_data_parallel_dispatches_by_zero_stage():
     for stage, family in ((0, "replicated"), (1, "state"), (2, "state"), (3, "weights")):
         s = split(t=8, d=16, global_batch_size=16, zero_stage=stage)
@@ -592,6 +641,7 @@ BAD = [
     (lambda: terms.stage_shape(GPT3, None), AttributeError, None),
     (lambda: terms.logits_s(GPT3, 2048, 1, 1e6, 0.0, HBM_A100), ZeroDivisionError, None),
     (lambda: terms.stored_weight_bytes("PyTorch FSDP"), AttributeError, r"precision"),
+    (lambda: terms.gathered_weight_bytes("PyTorch FSDP"), AttributeError, r"precision"),
     (lambda: terms.weight_cast_bytes(tr.software("llm-foundry 2023, DEFAULT"), "most"), ValueError,
      r"unknown recompute 'most'"),
     (lambda: terms.layer_contention_s(None, A100, SC21, EFF, HBM_A100, 1, 1, 1), AttributeError, None),

@@ -18,8 +18,8 @@ the *validation* runs are every other stack (PyTorch FSDP in torchtitan, IBM's f
 others; DeepSpeed; metaseq; Meta's Llama 3 stack; flash-attention's GPT). Mechanisms are
 developed on the first and the second is reported as it comes out (:func:`family`).
 
-One module per publisher: ``mosaicml``, ``meta``, ``ibm``, ``nvidia``, ``bigscience`` and
-``flash_attention`` (Dao, 2023); :class:`PublishedRun` itself is in ``run``. Every name is
+One module per publisher: ``mosaicml``, ``meta``, ``ibm``, ``nvidia``, ``microsoft``, ``bigscience``
+and ``flash_attention`` (Dao, 2023); :class:`PublishedRun` itself is in ``run``. Every name is
 available from this package.
 """
 
@@ -29,6 +29,7 @@ from __future__ import annotations
 from .bigscience import BLOOM_176B, BLOOM_TRAINING  # noqa: F401
 from .flash_attention import FLASH_ATTENTION_2_RUNS
 from .ibm import FMS_FSDP, FMS_FSDP_A100_RUNS, FMS_FSDP_H100_RUNS, PYTORCH_FSDP_BLOG  # noqa: F401
+from .microsoft import DEEPSPEED_AZURE_BLOG, MT_NLG, MT_NLG_530B  # noqa: F401
 from .meta import (  # noqa: F401
     LLAMA3_405B_RUNS, TORCHTITAN_A100_RUNS, TORCHTITAN_H100_COMPILE_RUNS, TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS,
     TORCHTITAN_PERFORMANCE,
@@ -40,6 +41,7 @@ from .mosaicml import (  # noqa: F401
 from .nvidia import (  # noqa: F401
     DGXC_BENCHMARKING, DGXC_LLAMA31_2025, DGXC_LLAMA31_2025_GB200, DGXC_LLAMA31_2025_H100, DGXC_NEMOTRON_2025,
     DGXC_NEMOTRON_2025_GB200, DGXC_NEMOTRON_2025_H100, DGXC_RUNS, KORTHIKANTI_2022, KORTHIKANTI_RUNS,
+    SC21_TABLE2, SC21_TABLE2_PTD_RUNS, SC21_TABLE2_ZERO3_RUNS,
     MEGATRON_BRIDGE_2511_BLACKWELL, MEGATRON_BRIDGE_2511_H100, MEGATRON_BRIDGE_PERFORMANCE, NEMO_FLOPS_FORMULAS,
     NEMO_LONG_SEQUENCE, NEMO_LONG_SEQUENCE_H100, nemo_llama2_flops_per_token,
 )
@@ -47,17 +49,30 @@ from .run import METRICS, PublishedRun
 
 __all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUNDRY_BENCHMARKS",
            "LLM_FOUNDRY_1B_A100_40GB", "LLM_FOUNDRY_1B_BY_LENGTH", "LLM_FOUNDRY_A100_80GB_ONE_NODE", "DGXC_RUNS",
-           "METRICS", "FAMILIES", "DEVELOPMENT_ORGANISATIONS", "family"]
+           "METRICS", "FAMILIES", "DEVELOPMENT_ORGANISATIONS", "DEVELOPMENT_STACKS", "family"]
 
 #: The two families every published run belongs to.
 FAMILIES = ("development", "validation")
 
 #: Publishers whose stacks the model was built and calibrated on: the Megatron-LM family and Composer.
+#: Kept for readers; :func:`family` goes by :data:`DEVELOPMENT_STACKS`, the run's software, not its publisher.
 DEVELOPMENT_ORGANISATIONS = ("NVIDIA", "ByteDance", "MosaicML")
+
+#: The stacks (names in ``training.SOFTWARE``) the model was built and calibrated on: the Megatron-LM
+#: family (Megatron-LM, Megatron-Core, MegaScale) and MosaicML's Composer (llm-foundry). Every other
+#: stack is validation: DeepSpeed (ZeRO-3, Megatron-DeepSpeed's pipeline engine), PyTorch FSDP
+#: (torchtitan, fms-fsdp), metaseq, Llama 3's, flash-attention's GPT.
+DEVELOPMENT_STACKS = (
+    "Megatron-LM SC21", "Megatron-LM SC21, torch DDP", "Megatron-LM 2022", "Megatron-LM 2023", "MegaScale",
+    "Megatron-Core 2024", "Megatron-Core 2024 FP8", "llm-foundry 2023, PURE", "llm-foundry 2023, DEFAULT",
+)
 
 
 def family(run) -> str:
-    """``"development"`` or ``"validation"``: the family of a published run (see the module docstring).
+    """``"development"`` or ``"validation"``: the family of a published run, by its stack (see the module docstring).
+
+    A run is *development* when its ``software`` is one of :data:`DEVELOPMENT_STACKS`, whoever
+    published it: NVIDIA's own run of a DeepSpeed stack is validation.
 
     Parameters
     ----------
@@ -71,11 +86,12 @@ def family(run) -> str:
     """
     if not isinstance(run, PublishedRun):
         raise TypeError(f"run must be a PublishedRun, got {run!r}")
-    return "development" if run.organisation in DEVELOPMENT_ORGANISATIONS else "validation"
+    return "development" if run.software in DEVELOPMENT_STACKS else "validation"
 
 #: Every run of the fidelity table beyond SC21 Table 1 and MegaScale Table 2.
 TRAINING_RUNS: tuple[PublishedRun, ...] = (KORTHIKANTI_RUNS + (BLOOM_176B,) + LLAMA3_405B_RUNS
                                            + LLM_FOUNDRY_BENCHMARKS + FLASH_ATTENTION_2_RUNS + DGXC_RUNS
                                            + DGXC_NEMOTRON_2025_H100 + DGXC_LLAMA31_2025_H100
                                            + MEGATRON_BRIDGE_2511_H100 + TORCHTITAN_A100_RUNS + FMS_FSDP_A100_RUNS
-                                           + TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS)
+                                           + TORCHTITAN_H100_CONTEXT_PARALLEL_RUNS + SC21_TABLE2_ZERO3_RUNS
+                                           + SC21_TABLE2_PTD_RUNS + (MT_NLG_530B,))

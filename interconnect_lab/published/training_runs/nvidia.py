@@ -1,16 +1,77 @@
-"""NVIDIA's runs: Korthikanti et al. (sequence parallelism, selective recomputation), the DGX Cloud
-benchmarking recipes, Megatron-Bridge's performance summary and NeMo's long-sequence table."""
+"""NVIDIA's runs: SC21 Table 2 (ZeRO-3 against PTD-P), Korthikanti et al. (sequence parallelism, selective
+recomputation), the DGX Cloud benchmarking recipes, Megatron-Bridge's performance summary and NeMo's
+long-sequence table."""
 
 from __future__ import annotations
 
-from ...sources import Source
+import dataclasses
+
+from ...sources import SC21, Source
 from .run import PublishedRun
 
-__all__ = ["KORTHIKANTI_2022", "KORTHIKANTI_RUNS", "DGXC_BENCHMARKING", "DGXC_RUNS", "DGXC_NEMOTRON_2025",
+__all__ = ["SC21_TABLE2", "SC21_TABLE2_ZERO3_RUNS", "SC21_TABLE2_PTD_RUNS", "KORTHIKANTI_2022", "KORTHIKANTI_RUNS", "DGXC_BENCHMARKING", "DGXC_RUNS", "DGXC_NEMOTRON_2025",
            "DGXC_NEMOTRON_2025_H100", "DGXC_NEMOTRON_2025_GB200", "DGXC_LLAMA31_2025",
            "DGXC_LLAMA31_2025_H100", "DGXC_LLAMA31_2025_GB200", "MEGATRON_BRIDGE_PERFORMANCE",
            "MEGATRON_BRIDGE_2511_H100", "MEGATRON_BRIDGE_2511_BLACKWELL", "NEMO_LONG_SEQUENCE",
            "NEMO_FLOPS_FORMULAS", "nemo_llama2_flops_per_token", "NEMO_LONG_SEQUENCE_H100"]
+
+
+# NVIDIA, Stanford and Microsoft: SC21 Table 2, ZeRO-3 without model parallelism against PTD-P ---
+
+SC21_TABLE2 = dataclasses.replace(SC21, url="https://arxiv.org/abs/2104.04473").at(
+    "Table 2 and §5.4", note="GPT 174.6B (96 layers, h 12,288, 96 heads) and 529.6B (105 layers, h 20,480, 128 "
+    "heads), V = 51,200, s = 2,048, A100 80 GB on Selene (DGX A100: 8 x 200 Gb/s HDR per node); ZeRO-3 "
+    "(DeepSpeed) without model parallelism against PTD-P (model-parallel size 96 and 280); TFLOP/s per GPU by "
+    "Eq. 3, which counts the recomputed forward pass")
+
+_SC21_TABLE2_MODELS = {"174.6B": (96, 12288, 96), "529.6B": (105, 20480, 128)}   # layers, hidden, heads
+
+_SC21_ZERO3_ASSUMPTIONS = (
+    "activation recomputation not stated for the ZeRO-3 rows: full (Eq. 3, which the table's TFLOP/s use, "
+    "counts the recomputed forward pass; without it the microbatches would not fit)",
+    "DeepSpeed version and ZeRO-3 settings not stated: DeepSpeed's defaults of April 2021 (stack 'DeepSpeed "
+    "ZeRO-3 2021'); model code not stated: unfused attention, Megatron-style fused element-wise kernels",
+    "not modelled: the host-side cost of that ZeRO-3 (a torch.cuda.synchronize() before each parameter's "
+    "gather, a blocking wait after each module's fetch, an all_gather into a list of partitions per "
+    "parameter), for which there is no sourced cost; the published figures imply step times that stay at "
+    "about 67 s from 768 to 1,536 GPUs (174.6B) and about 180 s from 1,120 to 2,240 (529.6B) while each "
+    "GPU's work halves, a cost per step that does not shrink with the work, and far longer than the "
+    "model's gathers and reduce-scatters through the collective model (8 to 26 s): these rows are too "
+    "optimistic, the more so the more GPUs",
+)
+
+
+def _sc21_table2(model, gpus, microbatch, batch, tflops, ptd=False):
+    layers, hidden, heads = _SC21_TABLE2_MODELS[model]
+    t, p, v = ((8, 12, 1) if model == "174.6B" else (8, 35, 3)) if ptd else (1, 1, 1)
+    assumptions = (("model-parallel size 96 (280) not split in the table: tensor 8 x pipeline 12 (8 x 35), as "
+                    "SC21 splits its large models; interleaving depth not stated: 1 for 174.6B, 3 for 529.6B "
+                    "(Table 1's for the same model); recomputation: full, as in Table 1",) if ptd
+                   else _SC21_ZERO3_ASSUMPTIONS)
+    return PublishedRun(
+        label=f"GPT {model}, {gpus:,} x A100, {'PTD-P' if ptd else 'ZeRO-3'} (SC21 T2)",
+        organisation="NVIDIA", layers=layers, hidden_size=hidden, heads=heads, kv_heads=heads,
+        ffn_hidden_size=4 * hidden, vocabulary_size=51200, sequence_length=2048, gated_mlp=False,
+        gpu="A100 SXM", gpus=gpus, gpus_per_node=8, scale_up_link="NVLink 3", scale_out_link="InfiniBand HDR",
+        nics_per_node=8, tensor_parallel=t, pipeline_parallel=p, interleave=v, microbatch_size=microbatch,
+        global_batch_size=batch, recompute="full", zero_stage=0 if ptd else 3,
+        software="Megatron-LM SC21" if ptd else "DeepSpeed ZeRO-3 2021", metric="hardware_flop_per_s_per_gpu",
+        value=tflops * 1e12, assumptions=assumptions, source=SC21_TABLE2)
+
+
+#: SC21 Table 2, ZeRO-3 without model parallelism (DeepSpeed): GPUs, microbatch, batch, TFLOP/s per GPU.
+SC21_TABLE2_ZERO3_RUNS: tuple[PublishedRun, ...] = tuple(
+    _sc21_table2(model, gpus, microbatch, batch, tflops) for model, gpus, microbatch, batch, tflops in (
+        ("174.6B", 384, 4, 1536, 144), ("174.6B", 768, 2, 1536, 88), ("174.6B", 1536, 1, 1536, 44),
+        ("529.6B", 640, 4, 2560, 138), ("529.6B", 1120, 2, 2240, 98), ("529.6B", 2240, 1, 2240, 48),
+    ))
+
+#: SC21 Table 2, PTD-P (Megatron-LM) on the same models: microbatch 1.
+SC21_TABLE2_PTD_RUNS: tuple[PublishedRun, ...] = tuple(
+    _sc21_table2(model, gpus, 1, batch, tflops, ptd=True) for model, gpus, batch, tflops in (
+        ("174.6B", 384, 1536, 153), ("174.6B", 768, 1536, 149), ("174.6B", 1536, 1536, 141),
+        ("529.6B", 560, 2240, 171), ("529.6B", 1120, 2240, 167), ("529.6B", 2240, 2240, 159),
+    ))
 
 
 # NVIDIA: Korthikanti et al., sequence parallelism and selective recomputation ------------
