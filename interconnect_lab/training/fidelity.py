@@ -5,7 +5,7 @@
 :func:`fidelity_table` does it for every run and reports published, predicted
 and error, with the library's one set of defaults; :func:`fidelity_summary` sums a table up
 and :func:`fidelity_by_family` does it for the development and validation families
-(:func:`interconnect_lab.published.training_runs.family`) separately.
+(``published.training_runs.family``) separately.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def fidelity_summary(rows=None) -> dict:
 def fidelity_by_family(rows=None) -> dict:
     """:func:`fidelity_summary` of each family of a fidelity table: development and validation apart.
 
-    The families are those of :func:`interconnect_lab.published.training_runs.family`: the runs of
+    The families are those of ``published.training_runs.family``: the runs of
     the stacks the model's defaults were built on, and every other stack. A family with no row in
     ``rows`` is left out.
 
