@@ -360,6 +360,7 @@ MODULES = {
             "training_time_s", "TrainingSweep", "parallel_sweep", "ZeroVolume", "zero_communication_volume",
             "GradientCompression", "gradient_compression", "megascale_ablation", "MEGASCALE_MICROBATCH_SIZE",
             "EFFICIENT_OPERATORS", "FidelityRow", "replay", "fidelity_table", "fidelity_summary",
+            "fidelity_by_family",
         ),
     ),
     "interconnect_lab.training.terms": (

@@ -122,7 +122,7 @@ from .hardware import (ATTENTION_BENCHMARK_LENGTHS, ATTENTION_KERNEL_SOURCES, AT
                        EAGER_ROTARY_BYTES, EAGER_GATED_ACTIVATION_BYTES, EAGER_ELEMENTWISE_SOURCES,
                        EAGER_ADAMW_BYTES, EAGER_OPTIMIZER_SOURCES, GRADIENT_NORM_BYTES, GRADIENT_CLIP_BYTES,
                        GRADIENT_CLIP_SOURCES)
-from .fidelity import FidelityRow, replay, fidelity_table, fidelity_summary
+from .fidelity import FidelityRow, replay, fidelity_table, fidelity_summary, fidelity_by_family
 
 #: FLOP-counting conventions by name: each is ``function(model, recompute) -> FLOP per token``.
 FLOP_CONVENTIONS = models.FLOP_CONVENTIONS
@@ -172,5 +172,5 @@ __all__ = [
     "ZeroVolume", "zero_communication_volume", "GradientCompression", "gradient_compression",
     # replaying published runs
     "megascale_ablation", "MEGASCALE_MICROBATCH_SIZE", "EFFICIENT_OPERATORS",
-    "FidelityRow", "replay", "fidelity_table", "fidelity_summary",
+    "FidelityRow", "replay", "fidelity_table", "fidelity_summary", "fidelity_by_family",
 ]

@@ -3,7 +3,9 @@
 :func:`replay` turns a :class:`~interconnect_lab.published.PublishedRun`
 (the inputs its source states) into the model's :class:`TrainingStep`;
 :func:`fidelity_table` does it for every run and reports published, predicted
-and error, with the library's one set of defaults.
+and error, with the library's one set of defaults; :func:`fidelity_summary` sums a table up
+and :func:`fidelity_by_family` does it for the development and validation families
+(``published.training_runs.family``) separately.
 """
 
 from __future__ import annotations
@@ -13,14 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..published.training_runs import TRAINING_RUNS, PublishedRun
+from ..published.training_runs import FAMILIES, TRAINING_RUNS, PublishedRun, family
 from .config import parallel_config
 from .hardware import Cluster
 from .presets import DEFAULT_EFFICIENCIES
 from .models import TransformerModel
 from .step import TrainingStep, training_step
 
-__all__ = ["FidelityRow", "replay", "fidelity_table", "fidelity_summary"]
+__all__ = ["FidelityRow", "replay", "fidelity_table", "fidelity_summary", "fidelity_by_family"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,11 @@ class FidelityRow:
     def error(self) -> float:
         """Relative error of the prediction, predicted / published - 1 [-]."""
         return self.predicted / self.published - 1.0
+
+    @property
+    def family(self) -> str:
+        """``"development"`` or ``"validation"``: the run's family (``published.training_runs.family``)."""
+        return family(self.run)
 
 
 def replay(run, software=None, *, efficiencies=None) -> TrainingStep:
@@ -125,11 +132,55 @@ def fidelity_summary(rows=None) -> dict:
     Parameters
     ----------
     rows : sequence of FidelityRow, optional
-        A fidelity table; :func:`fidelity_table` of every published run by default.
+        A fidelity table, at least one row; :func:`fidelity_table` of every published run by default.
+
+    Returns
+    -------
+    dict
+        ``runs`` (how many rows), ``median_abs_error`` and ``max_abs_error`` (of ``|row.error|`` [-]),
+        ``organisations`` and ``gpus`` (sorted names).
+
+    Examples
+    --------
+    >>> summary = fidelity_summary()
+    >>> summary["median_abs_error"] <= summary["max_abs_error"]
+    True
     """
-    rows = fidelity_table() if rows is None else rows
+    rows = fidelity_table() if rows is None else tuple(rows)
+    if not rows:
+        raise ValueError("rows must hold at least one FidelityRow (a fidelity table to sum up); got none")
     errors = np.abs([row.error for row in rows])
     return {"runs": len(rows), "median_abs_error": float(np.median(errors)),
             "max_abs_error": float(errors.max()),
             "organisations": sorted({row.run.organisation for row in rows}),
             "gpus": sorted({row.run.gpu for row in rows})}
+
+
+def fidelity_by_family(rows=None) -> dict:
+    """:func:`fidelity_summary` of each family of a fidelity table: development and validation apart.
+
+    The families are those of ``published.training_runs.family``: the runs of
+    the stacks the model's defaults were built on, and every other stack. A family with no row in
+    ``rows`` is left out.
+
+    Parameters
+    ----------
+    rows : sequence of FidelityRow, optional
+        A fidelity table, at least one row; :func:`fidelity_table` of every published run by default.
+
+    Returns
+    -------
+    dict
+        Family name (in the order of ``FAMILIES``) -> its :func:`fidelity_summary`.
+
+    Examples
+    --------
+    >>> by_family = fidelity_by_family()
+    >>> sum(summary["runs"] for summary in by_family.values()) == len(fidelity_table())
+    True
+    """
+    rows = fidelity_table() if rows is None else tuple(rows)
+    if not rows:
+        raise ValueError("rows must hold at least one FidelityRow (a fidelity table to sum up); got none")
+    return {name: fidelity_summary(members) for name in FAMILIES
+            if (members := [row for row in rows if row.family == name])}

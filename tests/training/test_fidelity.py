@@ -9,6 +9,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from interconnect_lab import catalog, collectives as c, training as tr, units as u
 from interconnect_lab.published import DGX_A100_MULTINODE_ALL_REDUCE_BYTES_PER_S
@@ -527,3 +528,83 @@ def test_what_torch_compile_bought_torchtitan_on_h100_is_the_eager_element_wise_
                                  sources=()) == one_by_one[2].replace(sources=())
     # Their H100s (HBM2e at 2.4 TB/s, 500 W) are not the catalog's: the figures are 24% to 32% high.
     assert all(0.2 < row.error < 0.35 for row in rows)
+
+
+# Families: the development and validation split of the published runs, summed up apart.
+
+def _row(run, error, *, organisation, software):
+    """A fidelity row made by hand: ``run`` relabelled with ``organisation`` and ``software``, missed by ``error``."""
+    run = dataclasses.replace(run, organisation=organisation, software=software)
+    return tr.FidelityRow(run=run, step=None, published=1.0, predicted=1.0 + error)
+
+
+def test_family_summaries_of_a_hand_made_table():
+    # Three development rows (|error| 0.10, 0.20, 0.05) and two validation rows (0.04, 0.02),
+    # from one run relabelled: medians 0.10 and 0.03, worst 0.20 and 0.04, by hand. The family
+    # follows the stack: NVIDIA's run on DeepSpeed is validation.
+    run = TRAINING_RUNS[0]
+    rows = [_row(run, 0.10, organisation="NVIDIA", software="Megatron-LM SC21"),
+            _row(run, -0.20, organisation="MosaicML", software="llm-foundry 2023, PURE"),
+            _row(run, 0.05, organisation="ByteDance", software="MegaScale"),
+            _row(run, -0.04, organisation="NVIDIA", software="DeepSpeed ZeRO-3"),
+            _row(run, 0.02, organisation="IBM", software="PyTorch FSDP")]
+    by_family = tr.fidelity_by_family(rows)
+    assert list(by_family) == ["development", "validation"]
+    development, validation = by_family["development"], by_family["validation"]
+    assert (development["runs"], validation["runs"]) == (3, 2)
+    assert development["median_abs_error"] == pytest.approx(0.10)
+    assert development["max_abs_error"] == pytest.approx(0.20)
+    assert validation["median_abs_error"] == pytest.approx(0.03)
+    assert validation["max_abs_error"] == pytest.approx(0.04)
+    assert development["organisations"] == ["ByteDance", "MosaicML", "NVIDIA"]
+    assert validation["organisations"] == ["IBM", "NVIDIA"]
+
+
+def test_a_family_with_no_row_is_left_out():
+    (only,) = tr.fidelity_by_family([_row(TRAINING_RUNS[0], 0.01, organisation="Meta", software="torchtitan 2024")])
+    assert only == "validation"
+
+
+def test_family_summaries_partition_the_library_table():
+    table = tr.fidelity_table()
+    by_family = tr.fidelity_by_family(table)
+    whole = tr.fidelity_summary(table)
+    assert set(by_family) == set(FAMILIES)
+    # Every row is in exactly one family, and each family's summary is the summary of its rows.
+    assert sum(summary["runs"] for summary in by_family.values()) == len(table) == whole["runs"]
+    for name, summary in by_family.items():
+        assert summary == tr.fidelity_summary([row for row in table if family(row.run) == name])
+    # The worst row of the table is the worst of one family; the median of the whole lies
+    # between the families' medians (true of any split into two parts).
+    assert whole["max_abs_error"] == max(summary["max_abs_error"] for summary in by_family.values())
+    medians = [summary["median_abs_error"] for summary in by_family.values()]
+    assert min(medians) <= whole["median_abs_error"] <= max(medians)
+    assert set(whole["organisations"]) == {name for summary in by_family.values() for name in summary["organisations"]}
+
+
+@given(st.lists(st.tuples(st.sampled_from(["Megatron-LM SC21", "MegaScale", "torchtitan 2024", "PyTorch FSDP",
+                                           "Megatron-DeepSpeed 2022, BF16"]),
+                          st.floats(-0.9, 2.0)), min_size=1, max_size=30))
+@settings(max_examples=60, deadline=None)
+def test_family_summaries_are_consistent_for_any_table(entries):
+    rows = [_row(TRAINING_RUNS[0], error, organisation="any", software=software) for software, error in entries]
+    by_family = tr.fidelity_by_family(rows)
+    whole = tr.fidelity_summary(rows)
+    assert sum(summary["runs"] for summary in by_family.values()) == len(rows)
+    assert whole["max_abs_error"] == max(summary["max_abs_error"] for summary in by_family.values())
+    medians = [summary["median_abs_error"] for summary in by_family.values()]
+    assert min(medians) - 1e-12 <= whole["median_abs_error"] <= max(medians) + 1e-12
+    for summary in by_family.values():
+        assert 0 <= summary["median_abs_error"] <= summary["max_abs_error"]
+
+
+@pytest.mark.parametrize("summarise", [tr.fidelity_summary, tr.fidelity_by_family])
+def test_an_empty_table_is_refused_by_name(summarise):
+    with pytest.raises(ValueError, match="rows must hold at least one FidelityRow"):
+        summarise([])
+
+
+def test_a_row_knows_its_family():
+    rows = tr.fidelity_table()
+    assert [row.family for row in rows] == [family(row.run) for row in rows]
+    assert {row.family for row in rows} == set(FAMILIES)
