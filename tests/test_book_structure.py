@@ -205,3 +205,27 @@ def test_chapter_folds_its_code_and_removes_its_bookkeeping(path):
                             f"{bookkeeping}"
     assert len(shown) <= MOST_SHOWN_CODE_CELLS, f"{len(shown)} code cells shown in full (fold them with " \
                                                 f"hide-input like the other chapters): {shown}"
+
+
+def _cited_keys(text):
+    """Keys of ``{cite}`...``` roles (any variant: cite:p, cite:t ...), comma-separated ones split."""
+    return {key.strip() for group in re.findall(r"\{cite(?::\w+)?\}`([^`]+)`", text) for key in group.split(",")}
+
+
+def test_the_bibliography_parses_and_holds_every_cited_key():
+    # sphinxcontrib-bibtex reads book/references.bib with pybtex when the build starts; one
+    # unclosed entry stops the whole build, so read it the same way here.
+    pybtex = pytest.importorskip("pybtex.database")
+    entries = pybtex.parse_file(str(BOOK / "references.bib")).entries
+    cited = set()
+    for path in NOTEBOOKS:
+        cited |= _cited_keys("\n".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown"))
+    for path in BOOK.rglob("*.md"):
+        cited |= _cited_keys(path.read_text())
+    assert cited, "no {cite} role found: the pattern is wrong"
+    missing = sorted(cited - set(entries))
+    assert not missing, f"cited but not in book/references.bib: {missing}"
+
+
+def test_cited_keys_pattern():
+    assert _cited_keys("see {cite}`a2020, b2021` and {cite:p}`c`") == {"a2020", "b2021", "c"}
