@@ -132,3 +132,25 @@ def test_every_public_parameter_is_documented(name, function):
                   if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     missing = [p for p in parameters if p not in parameters_documented(function.__doc__)]
     assert not missing, f"{name}: parameters missing from its docstring's Parameters section: {missing}"
+
+
+def test_no_docstring_holds_a_control_character():
+    # "\alpha" in a docstring that is not a raw string is a bell character and "alpha": the API
+    # page's maths then fails to typeset (the book build does not warn).
+    import importlib
+    import pkgutil
+
+    import interconnect_lab
+
+    bad = []
+    for info in pkgutil.walk_packages(interconnect_lab.__path__, "interconnect_lab."):
+        if ".widgets" in info.name:
+            continue   # needs ipywidgets; its docstrings hold no maths
+        module = importlib.import_module(info.name)
+        objects = [module, *vars(module).values()]
+        objects += [member for obj in list(objects) if isinstance(obj, type) for member in vars(obj).values()]
+        for obj in objects:
+            doc = getattr(obj, "__doc__", None)
+            if isinstance(doc, str) and any(ord(c) < 32 and c not in "\n\t" for c in doc):
+                bad.append(f"{info.name}: {getattr(obj, '__qualname__', getattr(obj, '__name__', obj))}")
+    assert not bad, f"docstrings with control characters (write them as r\"\"\"...\"\"\"): {sorted(set(bad))}"

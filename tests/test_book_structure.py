@@ -229,3 +229,14 @@ def test_the_bibliography_parses_and_holds_every_cited_key():
 
 def test_cited_keys_pattern():
     assert _cited_keys("see {cite}`a2020, b2021` and {cite:p}`c`") == {"a2020", "b2021", "c"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_glued_numbers_are_plain_python(path):
+    # MyST-NB formats a {glue:text}`name:.1f` from the value's repr; numpy 2 writes a numpy scalar
+    # as 'np.float64(...)', which it cannot format (the book build warns and prints nothing).
+    bad = [output["metadata"]["scrapbook"]["name"]
+           for cell in load(path)["cells"] for output in cell.get("outputs", [])
+           if "scrapbook" in output.get("metadata", {})
+           and str(output.get("data", {}).get("application/papermill.record/text/plain", "")).startswith("np.")]
+    assert not bad, f"{path.name}: glue float(...) or int(...) of these numpy scalars: {bad}"

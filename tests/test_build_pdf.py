@@ -380,3 +380,19 @@ def test_latex_errors_are_quoted_with_their_input_line():
     (error,) = build_pdf.latex_errors(log)
     assert error.startswith("! TeX capacity exceeded") and "l.31337" in error
     assert build_pdf.latex_errors("no errors\n") == []
+
+
+def test_links_in_tables_keep_their_address_but_get_no_footnote():
+    # Sphinx's ShowUrlsTransform footnotes every reference whose refuri is a web address; the
+    # PDF hides table links from it and puts them back after.
+    in_table = nodes.reference("", "run", refuri="https://example.org/run")
+    in_text = nodes.reference("", "paper", refuri="https://example.org/paper")
+    internal = nodes.reference("", "chapter", refuri="#chapter")
+    entry = nodes.entry("", nodes.paragraph("", "", in_table, internal))
+    table = nodes.table("", nodes.tgroup("", nodes.tbody("", nodes.row("", entry))))
+    document = document_with(table, nodes.paragraph("", "", in_text))
+    latex_print.hide_table_links(document)
+    assert in_table["refuri"] == "" and in_text["refuri"] == "https://example.org/paper"
+    assert internal["refuri"] == "#chapter"
+    latex_print.restore_table_links(document)
+    assert in_table["refuri"] == "https://example.org/run" and latex_print.TABLE_URI not in in_table.attributes

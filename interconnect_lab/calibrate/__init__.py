@@ -15,7 +15,7 @@ place of catalog entries.
   Each returns a frozen result with numpy arrays and raises ``ValueError``
   naming the line on malformed input.
 - :func:`~interconnect_lab.calibrate.comparison.compare_with_model` sets a sweep against
-  :func:`interconnect_lab.collectives.nccl.nccl_collective` for its collective, node count and
+  :func:`interconnect_lab.collectives.nccl_collective` for its collective, node count and
   machine, size by size: measured and predicted busbw, the algorithm and protocol the model
   expects, the error; all-to-all across nodes included.
 - :func:`~interconnect_lab.calibrate.fit.fit_collective` fits the α-β model per regime (latency-bound,

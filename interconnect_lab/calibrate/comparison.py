@@ -1,7 +1,7 @@
 """A measured nccl-tests sweep against the collective model, row by row.
 
 :func:`compare_with_model` asks
-:func:`~interconnect_lab.collectives.nccl.nccl_collective` what NCCL would run
+:func:`~interconnect_lab.collectives.nccl_collective` what NCCL would run
 for the log's collective at each printed size on the machine the log ran on
 (a :class:`~interconnect_lab.collectives.system.CollectiveSystem`: GPUs,
 NVLink domains and GPUs in each, network ports and their rate), and sets the
@@ -111,7 +111,7 @@ class ModelComparison:
                      zip(self.size_bytes, self.error, self.algorithm, self.protocol) if abs(e) > tolerance)
 
     def worst_by_band(self) -> dict:
-        """Band -> (size [B], error) of its largest |error|, for the bands the sweep reaches."""
+        """Band -> (size [B], error) of its largest ``|error|``, for the bands the sweep reaches."""
         worst = {}
         for size, error, band in zip(self.size_bytes, self.error, self.band):
             if band and (band not in worst or abs(error) > abs(worst[band][1])):
@@ -153,7 +153,7 @@ def run_system(run, *, gpu, nodes=None, gpus_per_node=None, network=None, nics_p
         Ranks in each domain; the log's ranks per host if omitted.
     network : str, optional
         Catalog link of one network port (``"InfiniBand NDR"``, ``"Ethernet 400G"``);
-        the default of :func:`~interconnect_lab.collectives.system.collective_system` if omitted.
+        the default of :func:`~interconnect_lab.collectives.collective_system` if omitted.
     nics_per_node : int, optional
         Ports per domain; one per GPU if omitted.
     sharp : bool
@@ -208,7 +208,7 @@ def compare_with_model(run, system=None, *, gpu=None, nodes=None, gpus_per_node=
     """Set a measured nccl-tests sweep against the collective model for the same collective and machine.
 
     For every printed size ``S > 0`` the model
-    (:func:`~interconnect_lab.collectives.nccl.nccl_collective`) says which
+    (:func:`~interconnect_lab.collectives.nccl_collective`) says which
     algorithm and protocol NCCL runs on ``system`` and how long it takes; the
     comparison holds both bus bandwidths and the error
 

@@ -1,4 +1,4 @@
-"""Collective operations: α-β cost models, what NCCL runs on a machine, and algbw and busbw.
+r"""Collective operations: α-β cost models, what NCCL runs on a machine, and algbw and busbw.
 
 Two layers, the second built on the first:
 

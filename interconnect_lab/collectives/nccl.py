@@ -64,8 +64,8 @@ class AlgorithmCost:
     Attributes
     ----------
     algorithm, protocol : str
-        Names from :data:`~interconnect_lab.collectives.tuning.NCCL_ALGORITHMS` and
-        :data:`~interconnect_lab.collectives.tuning.PROTOCOLS`.
+        Names from ``collectives.tuning.NCCL_ALGORITHMS`` and
+        ``collectives.tuning.PROTOCOLS``.
     latency_s : float
         The size-independent part of the time [s].
     algorithm_bandwidth_bytes_per_s : float
@@ -227,7 +227,7 @@ def algorithm_costs(collective, system: CollectiveSystem):
     Parameters
     ----------
     collective : str
-        One of :data:`NCCL_COLLECTIVES`.
+        One of ``NCCL_COLLECTIVES``.
     system : CollectiveSystem
         The machine.
 
@@ -379,7 +379,7 @@ def nccl_time(collective, size_bytes, system: CollectiveSystem):
     Parameters
     ----------
     collective : str
-        One of :data:`NCCL_COLLECTIVES`, ``"all_to_all"`` or ``"send_recv"``.
+        One of ``NCCL_COLLECTIVES``, ``"all_to_all"`` or ``"send_recv"``.
     size_bytes : float or array_like
         Message size as nccl-tests counts it [B], in [0, 1e30].
     system : CollectiveSystem
@@ -560,12 +560,12 @@ def nccl_collective(collective, size_bytes, system: CollectiveSystem, *, algorit
     Parameters
     ----------
     collective : str
-        One of :data:`NCCL_COLLECTIVES`.
+        One of ``NCCL_COLLECTIVES``.
     size_bytes : float or array_like
         Message size as nccl-tests counts it (the whole buffer; for all-gather the
         output, for reduce-scatter the input) [B], in [0, 1e30].
     system : CollectiveSystem
-        The machine (:func:`~interconnect_lab.collectives.system.collective_system`).
+        The machine (:func:`~interconnect_lab.collectives.collective_system`).
     algorithm : str or sequence of str, optional
         Only this algorithm, or these (``NCCL_ALGO``): names in ``tuning.NCCL_ALGORITHMS``.
     protocol : str or sequence of str, optional

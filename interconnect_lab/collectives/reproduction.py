@@ -2,7 +2,7 @@
 
 :func:`reproduction_table` rebuilds each published machine as a
 :class:`~interconnect_lab.collectives.system.CollectiveSystem`, asks
-:func:`~interconnect_lab.collectives.nccl.nccl_collective` for the same
+:func:`~interconnect_lab.collectives.nccl_collective` for the same
 collective at up to three of the printed sizes, one in each band a reader
 cares about, and compares the bus bandwidths:
 
@@ -103,7 +103,7 @@ def reproduction_table(results=None):
     Parameters
     ----------
     results : sequence of NcclTestsResult, optional
-        The runs; :data:`interconnect_lab.published.nccl_tests.NCCL_TESTS_RESULTS` by default.
+        The runs; ``published.nccl_tests.NCCL_TESTS_RESULTS`` by default.
 
     Returns
     -------
@@ -128,7 +128,7 @@ def reproduction_table(results=None):
 
 
 def reproduction_summary(rows):
-    """Median and largest |error| over ``rows``, in all and per band and family.
+    """Median and largest ``|error|`` over ``rows``, in all and per band and family.
 
     Parameters
     ----------

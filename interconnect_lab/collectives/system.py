@@ -131,7 +131,7 @@ def architecture_of(gpu) -> str:
     Returns
     -------
     str
-        One of :data:`ARCHITECTURES`.
+        One of ``ARCHITECTURES``.
 
     Examples
     --------
@@ -156,7 +156,7 @@ class CollectiveSystem:
     Parameters
     ----------
     architecture : str
-        NCCL's class of the GPUs, one of :data:`ARCHITECTURES`.
+        NCCL's class of the GPUs, one of ``ARCHITECTURES``.
     nodes : int
         NVLink domains the communicator spans (NCCL's ``nNodes``): servers of
         8 GPUs, or whole NVL72 racks.
@@ -164,7 +164,7 @@ class CollectiveSystem:
         Ranks in each domain (NCCL's ``ppn``), >= 1.
     nvlink_bytes_per_s : float
         One GPU's NVLink bandwidth, one direction, as NCCL counts it (links x
-        :data:`NCCL_NVLINK_BYTES_PER_S_PER_LINK`) [B/s]; 0 for GPUs joined only by PCIe.
+        ``NCCL_NVLINK_BYTES_PER_S_PER_LINK``) [B/s]; 0 for GPUs joined only by PCIe.
     nvswitch : bool
         An NVSwitch joins the domain's GPUs (needed for NVLink SHARP).
     nics_per_node : int
@@ -175,7 +175,7 @@ class CollectiveSystem:
     sharp : bool
         The network switches reduce (InfiniBand SHARP through NCCL's CollNet plugin).
     cpu : str
-        Host CPU vendor, one of :data:`CPU_VENDORS`: it sets the cost of posting a
+        Host CPU vendor, one of ``CPU_VENDORS``: it sets the cost of posting a
         network operation (1 µs Intel and Arm, 2 µs AMD).
     name : str
         Label for tables.
@@ -248,7 +248,7 @@ def collective_system(gpu="H100 SXM", *, nodes=1, gpus_per_node=8, network="Infi
     nvswitch, sharp : bool
         See :class:`CollectiveSystem`.
     cpu : str
-        Host CPU vendor, one of :data:`CPU_VENDORS`.
+        Host CPU vendor, one of ``CPU_VENDORS``.
     name : str
         Label.
 

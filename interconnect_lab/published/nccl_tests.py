@@ -4,7 +4,7 @@ Each :class:`NcclTestsResult` is one run of one nccl-tests program on one
 machine: the machine as its source describes it (GPU, NVLink domains and
 GPUs in each, network ports and their rate, host CPU, SHARP, NCCL
 variables that were set), and the out-of-place rows the log prints (size,
-time, bus bandwidth). :func:`interconnect_lab.collectives.reproduction_table`
+time, bus bandwidth). :func:`interconnect_lab.collectives.reproduction.reproduction_table`
 replays every run through the collective model. Inputs a source does not
 state are named in ``assumptions`` with the value used.
 

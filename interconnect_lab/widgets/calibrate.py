@@ -3,7 +3,7 @@ own with the machine it ran on, and see it against the collective model, with th
 
 Everything the panel shows comes from
 :func:`interconnect_lab.calibrate.workflow.calibrate_nccl_tests` (parse, fit, calibrate,
-compare with :func:`interconnect_lab.collectives.nccl.nccl_collective`) and
+compare with :func:`interconnect_lab.collectives.nccl_collective`) and
 :func:`interconnect_lab.plotting.calibrate.calibration_plot`. A text the parser
 rejects is not guessed at: the readout shows the parser's message, which
 names the line.

@@ -24,7 +24,7 @@ The grid, per control (:func:`control_grid`):
   panel may declare its own values in ``Panel.static_grid``.
 
 A panel whose controls make more than :data:`MAX_COMBINATIONS` combinations
-(or take more than :data:`TIME_BUDGET_S` to evaluate) declares a *static
+(or take more than ``TIME_BUDGET_S`` to evaluate) declares a *static
 variant*: ``Panel.static_controls`` names the few controls that carry the
 chapter's lesson, and the page offers those, precomputed, while every other
 control keeps its initial value, named in plain words under the panel
@@ -444,6 +444,9 @@ def _text_item(ax, text, renderer):
 
 #: Legend swatches of dashed and dotted lines (the page draws them so).
 _LINE_SWATCHES = {"--": "dash", "dashed": "dash", "-.": "dash", "dashdot": "dash", ":": "dot", "dotted": "dot"}
+#: Legend swatches of markers other than a dot (the page draws them so; every other marker is a dot).
+_MARKER_SWATCHES = {"D": "diamond", "d": "diamond", "s": "square", "^": "triangle", "v": "triangle",
+                    "<": "triangle", ">": "triangle"}
 
 
 def _legend_entries(legend):
@@ -451,7 +454,8 @@ def _legend_entries(legend):
     for handle, text in zip(legend.legend_handles, legend.texts):
         if isinstance(handle, Line2D):
             markers_only = handle.get_linestyle() in ("None", "none", "", " ")
-            kind = "marker" if markers_only else _LINE_SWATCHES.get(handle.get_linestyle(), "line")
+            kind = (_MARKER_SWATCHES.get(str(handle.get_marker()), "marker") if markers_only
+                    else _LINE_SWATCHES.get(handle.get_linestyle(), "line"))
             color = _color(handle.get_markerfacecolor() if markers_only else handle.get_color())
         elif isinstance(handle, Patch):
             kind, color = "patch", _color(handle.get_facecolor()) or _color(handle.get_edgecolor())

@@ -25,6 +25,11 @@ KNOWN_HEAVY_FIRST_VISITS = {
     # panel, 11 figures, the fidelity discussion's folded code) on top of the 2.0 MB every first
     # visit loads (theme 0.6 MB, MathJax 0.8 MB, Font Awesome, Chart.js).
     "book/08_training_at_scale": 3_000_000,
+    # 2.8 MB in December 2026: its own page is 0.8 MB, of which 280 kB are its two precomputed
+    # panels (what NCCL runs, over 6 machines x 3 collectives x 11 node counts; the collective
+    # curves), 250 kB its 8 figures, and the rest the reproduction table (110 runs, each linked
+    # to its source) and folded code.
+    "book/07_collectives_nccl": 3_000_000,
 }
 
 

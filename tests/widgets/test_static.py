@@ -292,6 +292,22 @@ def test_scene_keeps_hatches_of_bars_collections_and_legend_entries():
     assert not any(i.get("h") for i in items if i["k"] == "poly")
 
 
+def test_legend_entries_keep_the_marker_shape():
+    # Chapter 6's routing panel keys its median with a dot and its 99th percentile with a
+    # diamond, both grey: the page's swatches must tell them apart by shape.
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    figure, ax = plt.subplots()
+    grey = {"color": "grey", "linestyle": "none"}
+    ax.legend(handles=[Line2D([], [], marker="o", label="p50", **grey), Line2D([], [], marker="D", label="p99", **grey),
+                       Line2D([], [], marker="s", label="square", **grey),
+                       Line2D([], [], linestyle="--", color="grey", label="dashed")])
+    entries = static._legend_entries(ax.get_legend())
+    plt.close(figure)
+    assert [entry[1] for entry in entries] == ["marker", "diamond", "square", "dash"]
+
+
 def test_real_panel_export_matches_the_library_for_every_combination():
     panel = panels.NVLinkDomainPanel()
     data = panel.static_export()

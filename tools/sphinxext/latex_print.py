@@ -18,6 +18,11 @@ LaTeX output, all made after reading, so the doctrees stay the HTML's:
   LaTeX prints all citations in one list at the end of the book.
 - **Long tables** (more than 30 rows, which LaTeX sets as a longtable whose
   columns never wrap) get column widths from their contents.
+- **Links in tables** stay links without a footnote. The PDF prints each web
+  link's address as a footnote (``latex_show_urls``); a table's footnotes are
+  all set after it, and a table of sourced runs (each name a link) piles up
+  more than a page of them, which LaTeX cannot break. The sources are in the
+  bibliography.
 """
 
 from __future__ import annotations
@@ -316,6 +321,47 @@ class FitLongTables(SphinxPostTransform):
         fit_long_tables(self.document)
 
 
+#: Attribute that holds a table link's address while Sphinx makes footnotes of the others.
+TABLE_URI = "il_table_uri"
+
+
+def hide_table_links(document) -> None:
+    """Take the web addresses of links inside tables out of ``refuri`` (kept in :data:`TABLE_URI`)."""
+    for table in document.findall(nodes.table):
+        for reference in table.findall(nodes.reference):
+            uri = reference.get("refuri", "")
+            if uri.startswith(("http:", "https:", "ftp:", "mailto:")):
+                reference[TABLE_URI] = uri
+                reference["refuri"] = ""
+
+
+def restore_table_links(document) -> None:
+    """Put back what :func:`hide_table_links` took: the links work, without footnotes."""
+    for reference in document.findall(nodes.reference):
+        if TABLE_URI in reference.attributes:
+            reference["refuri"] = reference.attributes.pop(TABLE_URI)
+
+
+class HideTableLinks(SphinxPostTransform):
+    """Before Sphinx's footnotes for web links (``ShowUrlsTransform``, priority 400)."""
+
+    default_priority = 399
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        hide_table_links(self.document)
+
+
+class RestoreTableLinks(SphinxPostTransform):
+    """After Sphinx's footnotes for web links."""
+
+    default_priority = 401
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        restore_table_links(self.document)
+
+
 class DropEmptyReferencesChapter(SphinxPostTransform):
     """Drop the heading of a page that holds only the bibliography.
 
@@ -341,4 +387,6 @@ def setup(app):
     app.add_post_transform(FitLongTables)
     app.add_post_transform(FoldCodeCells)
     app.add_post_transform(PrintPanels)
+    app.add_post_transform(HideTableLinks)
+    app.add_post_transform(RestoreTableLinks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

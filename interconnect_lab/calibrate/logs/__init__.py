@@ -69,7 +69,7 @@ class ShippedLog:
         What to know (what the source says, what is missing).
     machine : str or mapping or None
         The machine, for the collective model (:func:`shipped_system`): the label of
-        the run in :data:`interconnect_lab.published.nccl_tests.NCCL_TESTS_RESULTS`
+        the run in ``published.nccl_tests.NCCL_TESTS_RESULTS``
         with the same source, or the keywords of
         :class:`~interconnect_lab.collectives.system.CollectiveSystem` (their source
         in ``notes``); None for perftest and topology output.

@@ -13,10 +13,10 @@ named in ``assumptions`` with the value used and why; nothing here is tuned.
 implementations, DeepSpeed's pipeline engine) were added, by stack: the *development*
 runs are those of the stacks the model's defaults were built and calibrated on, the
 Megatron-LM family (NVIDIA's Megatron-LM, Megatron-Core, NeMo and Megatron Bridge;
-ByteDance's MegaScale, in :mod:`interconnect_lab.published.runs`) and MosaicML's Composer;
+ByteDance's MegaScale, in ``published.runs``) and MosaicML's Composer;
 the *validation* runs are every other stack (PyTorch FSDP in torchtitan, IBM's fms-fsdp and
 others; DeepSpeed; metaseq; Meta's Llama 3 stack; flash-attention's GPT). Mechanisms are
-developed on the first and the second is reported as it comes out (:func:`family`).
+developed on the first and the second is reported as it comes out (``family``).
 
 One module per publisher: ``mosaicml``, ``meta``, ``ibm``, ``nvidia``, ``microsoft``, ``bigscience``
 and ``flash_attention`` (Dao, 2023); :class:`PublishedRun` itself is in ``run``. Every name is
@@ -55,7 +55,7 @@ __all__ = ["PublishedRun", "TRAINING_RUNS", "FLASH_ATTENTION_2_RUNS", "LLM_FOUND
 FAMILIES = ("development", "validation")
 
 #: Publishers whose stacks the model was built and calibrated on: the Megatron-LM family and Composer.
-#: Kept for readers; :func:`family` goes by :data:`DEVELOPMENT_STACKS`, the run's software, not its publisher.
+#: Kept for readers; ``family`` goes by ``DEVELOPMENT_STACKS``, the run's software, not its publisher.
 DEVELOPMENT_ORGANISATIONS = ("NVIDIA", "ByteDance", "MosaicML")
 
 #: The stacks (names in ``training.SOFTWARE``) the model was built and calibrated on: the Megatron-LM
@@ -71,7 +71,7 @@ DEVELOPMENT_STACKS = (
 def family(run) -> str:
     """``"development"`` or ``"validation"``: the family of a published run, by its stack (see the module docstring).
 
-    A run is *development* when its ``software`` is one of :data:`DEVELOPMENT_STACKS`, whoever
+    A run is *development* when its ``software`` is one of ``DEVELOPMENT_STACKS``, whoever
     published it: NVIDIA's own run of a DeepSpeed stack is validation.
 
     Parameters

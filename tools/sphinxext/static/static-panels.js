@@ -89,11 +89,23 @@
     ctx.restore();
   }
 
-  // The CSS of a hatched legend swatch: diagonal stripes of the edge colour over the face.
+  // The CSS of a hatched legend swatch, as the hatch draws on the figure: dots for "." and "o",
+  // otherwise stripes at the hatch's angles ("/" and "\\" diagonal, "-" level, "|" upright,
+  // "x" and "+" both of their pair).
   function hatchSwatch(hatch) {
-    var angle = hatch.indexOf("\\") >= 0 ? "45deg" : "-45deg";
-    var stripes = "repeating-linear-gradient(" + angle + ", transparent 0 2px, rgba(255,255,255,0.85) 2px 3px)";
-    return hatch.indexOf("x") >= 0 ? stripes + ", " + stripes.replace(angle, angle === "45deg" ? "-45deg" : "45deg") : stripes;
+    var has = function (c) { return hatch.indexOf(c) >= 0; };
+    if (has(".") || has("o")) {
+      return {image: "radial-gradient(circle, rgba(255,255,255,0.9) 0 0.9px, transparent 1.2px)", size: "4px 4px"};
+    }
+    var stripes = function (angle) {
+      return "repeating-linear-gradient(" + angle + ", transparent 0 2px, rgba(255,255,255,0.85) 2px 3px)";
+    };
+    var angles = [];
+    if (has("/") || has("x")) { angles.push("-45deg"); }
+    if (has("\\") || has("x")) { angles.push("45deg"); }
+    if (has("-") || has("+")) { angles.push("0deg"); }
+    if (has("|") || has("+")) { angles.push("90deg"); }
+    return {image: (angles.length ? angles : ["-45deg"]).map(stripes).join(", "), size: ""};
   }
 
   function drawShapes(chart, items, ptpx) {
@@ -596,7 +608,11 @@
         var swatch = document.createElement("span");
         swatch.className = "il-sp-swatch il-sp-swatch-" + e[1];
         swatch.style.setProperty("--il-swatch", colour(e[2], th) || th.fg);
-        if (e[3]) { swatch.style.backgroundImage = hatchSwatch(e[3]); }
+        if (e[3]) {
+          var hatched = hatchSwatch(e[3]);
+          swatch.style.backgroundImage = hatched.image;
+          swatch.style.backgroundSize = hatched.size;
+        }
         swatch.setAttribute("aria-hidden", "true");
         li.appendChild(swatch);
         li.appendChild(document.createTextNode(e[0]));
