@@ -369,6 +369,29 @@ def test_long_tables_get_column_widths_and_short_ones_stay_with_sphinx():
     assert short_table["classes"] == ["colwidths-auto"]
 
 
+def test_a_few_rows_of_long_text_break_across_pages():
+    # Chapter 7's table of misses: seven rows whose last column explains each in a paragraph.
+    # Set whole (tabulary) it ran 72 pt off the bottom of its page; as a longtable it breaks.
+    def table(why):
+        tgroup = nodes.tgroup(cols=2)
+        tgroup += [nodes.colspec(colwidth=1), nodes.colspec(colwidth=1)]
+        body = nodes.tbody()
+        for index in range(7):
+            row = nodes.row()
+            row += [nodes.entry("", nodes.paragraph(text=f"run {index}")), nodes.entry("", nodes.paragraph(text=why))]
+            body += row
+        tgroup += body
+        result = nodes.table(classes=["colwidths-auto"])
+        result += tgroup
+        return result
+
+    tall, short = table("the source does not say why " * 30), table("within 6%")
+    latex_print.fit_long_tables(document_with(tall, short))
+    assert "longtable" in tall["classes"] and "colwidths-given" in tall["classes"]
+    assert short["classes"] == ["colwidths-auto"]
+    assert latex_print.table_lines([["a"], ["b " * 50]], [10, 20]) == 6      # 100 letters over 17 a line
+
+
 def test_tables_computed_in_notebooks_reach_latex_as_tables(tmp_path):
     config = yaml.safe_load(build_pdf.pdf_config(ROOT / "_config.yml", tmp_path).read_text())
     # their text/markdown form is what LaTeX gets; CommonMark has no tables

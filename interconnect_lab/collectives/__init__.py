@@ -37,13 +37,13 @@ per byte that crosses the busiest rank's link in one direction:
 
 .. math::
 
-    t(S) = t_0 + k\\,\\alpha + \\frac{\\tau\\, S}{\\eta_\\text{alg}\\,\\eta\\, B}
+    t(S) = t_0 + k\,\alpha + \frac{\tau\, S}{\eta_\text{alg}\,\eta\, B}
 
 with :math:`S` the message size as nccl-tests counts it, :math:`k` the number
-of sequential steps, :math:`\\alpha` the latency of one step, :math:`t_0` a
-fixed launch latency, :math:`\\tau S` the bytes the busiest rank sends, :math:`B`
-its link bandwidth per direction, :math:`\\eta` the share of that line rate
-data can use (protocol overhead) and :math:`\\eta_\\text{alg}` a documented
+of sequential steps, :math:`\alpha` the latency of one step, :math:`t_0` a
+fixed launch latency, :math:`\tau S` the bytes the busiest rank sends, :math:`B`
+its link bandwidth per direction, :math:`\eta` the share of that line rate
+data can use (protocol overhead) and :math:`\eta_\text{alg}` a documented
 per-algorithm factor. A hierarchical algorithm adds one such term per level.
 
 nccl-tests reports two bandwidths (NVIDIA/nccl-tests ``doc/PERFORMANCE.md``):

@@ -258,6 +258,10 @@ LONGTABLE_ROWS = 30
 #: Lower-case letters of body text in a table row (about 450 pt at 10 pt), and their
 #: worth of space each column spends on its separation and rules.
 LINE_CHARACTERS, COLUMN_PADDING = 88, 3
+#: Lines of table text that fill most of a page (about 680 pt of text block at 12 pt a line,
+#: less the caption and rules). A shorter table set whole (tabulary) cannot break across pages:
+#: one taller than this is set as a longtable.
+PAGE_TABLE_LINES = 45
 
 
 def text_width(text: str) -> float:
@@ -289,8 +293,22 @@ def column_widths(columns: list[list[str]], *, line: int = LINE_CHARACTERS) -> l
     return [low + round(spare * (m - low) / wanted) for m, low in zip(most, least)]
 
 
+def table_lines(columns: list[list[str]], widths: list[int]) -> int:
+    """Lines the rows of ``columns`` take when each column wraps at its width (in letters)."""
+    lines = 0
+    for row in zip(*columns):
+        lines += max(math.ceil(text_width(text) / max(width - COLUMN_PADDING, 1)) or 1
+                     for text, width in zip(row, widths))
+    return lines
+
+
 def fit_long_tables(document) -> None:
-    """Give long tables without widths column widths from their contents, so that cells wrap."""
+    """Give long tables without widths column widths from their contents, so that cells wrap.
+
+    Long means more than :data:`LONGTABLE_ROWS` rows (Sphinx then sets a longtable) or,
+    wrapped, more than :data:`PAGE_TABLE_LINES` lines: such a table is set as a longtable
+    too, so that it breaks across pages instead of running off the bottom of one.
+    """
     for table in list(document.findall(nodes.table)):
         if "colwidths-given" in table["classes"]:
             continue
@@ -298,17 +316,20 @@ def fit_long_tables(document) -> None:
         if tgroup is None:
             continue
         rows = list(tgroup.findall(nodes.row))
-        if len(rows) <= LONGTABLE_ROWS and "longtable" not in table["classes"]:
-            continue
         colspecs = [child for child in tgroup.children if isinstance(child, nodes.colspec)]
         entries = [[entry for entry in row.children if isinstance(entry, nodes.entry)] for row in rows]
         if any(len(row) != len(colspecs) or any(e.get("morecols") or e.get("morerows") for e in row)
                for row in entries):
             continue  # merged cells: leave the table to Sphinx
         columns = [[row[index].astext() for row in entries] for index in range(len(colspecs))]
-        for colspec, width in zip(colspecs, column_widths(columns)):
+        widths = column_widths(columns)
+        tall = table_lines(columns, widths) > PAGE_TABLE_LINES
+        if len(rows) <= LONGTABLE_ROWS and "longtable" not in table["classes"] and not tall:
+            continue
+        for colspec, width in zip(colspecs, widths):
             colspec["colwidth"] = width
-        table["classes"] = [c for c in table["classes"] if c != "colwidths-auto"] + ["colwidths-given"]
+        table["classes"] = ([c for c in table["classes"] if c != "colwidths-auto"] + ["colwidths-given"]
+                            + (["longtable"] if tall and "longtable" not in table["classes"] else []))
 
 
 class FitLongTables(SphinxPostTransform):
