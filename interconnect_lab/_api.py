@@ -649,8 +649,8 @@ MODULES = {
         (
             "bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot",
             "bus_bandwidth_scaling_plot", "ALGORITHM_COLORS", "PROTOCOL_STYLES", "ALGORITHM_NAMES", "choice_label",
-            "nccl_choice_plot", "update_nccl_choice_plot", "candidates_plot", "grouped_bandwidth_plot",
-            "measured_sweep_plot", "reproduction_ratio_plot",
+            "nccl_choice_plot", "update_nccl_choice_plot", "busbw_legend_handles", "candidates_plot",
+            "grouped_bandwidth_plot", "measured_sweep_plot", "reproduction_ratio_plot",
         ),
     ),
     "interconnect_lab.plotting.topology": (

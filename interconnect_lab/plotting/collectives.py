@@ -19,8 +19,8 @@ from .style import COLORS, PALETTE, legend_below, new_figure, styled
 
 __all__ = ["bus_bandwidth_plot", "collective_time_plot", "collective_steps_plot", "crossover_plot",
            "bus_bandwidth_scaling_plot", "ALGORITHM_COLORS", "PROTOCOL_STYLES", "ALGORITHM_NAMES", "choice_label",
-           "nccl_choice_plot", "update_nccl_choice_plot", "candidates_plot", "grouped_bandwidth_plot",
-           "measured_sweep_plot", "reproduction_ratio_plot"]
+           "nccl_choice_plot", "update_nccl_choice_plot", "busbw_legend_handles", "candidates_plot",
+           "grouped_bandwidth_plot", "measured_sweep_plot", "reproduction_ratio_plot"]
 
 _SIZE_LABEL = "message size S [B]"
 
@@ -413,8 +413,24 @@ def _map_handles(choice_map):
     return handles
 
 
-def _limit_handles(choice_map, nodes):
-    """Legend of the busbw plot at ``nodes``: the limits drawn there, and the crossovers if there are any."""
+def busbw_legend_handles(choice_map, nodes):
+    """Legend of :func:`nccl_choice_plot`'s busbw plot at ``nodes``: the limits drawn there, and
+    the crossovers if there are any.
+
+    :func:`update_nccl_choice_plot` keeps the legend as drawn; a panel compares these
+    handles' labels to know when to draw the figure again.
+
+    Parameters
+    ----------
+    choice_map : interconnect_lab.collectives.ChoiceMap
+        From :func:`interconnect_lab.collectives.nccl_choice_map`.
+    nodes : int
+        A node count of ``choice_map.nodes``.
+
+    Returns
+    -------
+    list of matplotlib.lines.Line2D
+    """
     limits = choice_map.bus_bandwidth_limits(nodes)
     handles = []
     if "nvlink" in limits:
@@ -519,7 +535,7 @@ def nccl_choice_plot(choice_map, nodes, *, axes=None):
     busbw_ax.set_ylabel("bus bandwidth [GB/s]")
     legend_below(map_ax, handles=_map_handles(choice_map), ncols=2, fontsize=8)
     update_nccl_choice_plot(axes, choice_map, nodes)
-    legend_below(busbw_ax, handles=_limit_handles(choice_map, nodes), ncols=1, fontsize=8)
+    legend_below(busbw_ax, handles=busbw_legend_handles(choice_map, nodes), ncols=1, fontsize=8)
     return axes
 
 

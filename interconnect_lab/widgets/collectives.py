@@ -27,7 +27,8 @@ from ..collectives import (
     algorithms_for, collective_performance, collective_system, crossover_size, link_parameters, nccl_choice_map,
 )
 from ..plotting.collectives import (
-    bus_bandwidth_plot, choice_label, collective_time_plot, nccl_choice_plot, update_nccl_choice_plot,
+    bus_bandwidth_plot, busbw_legend_handles, choice_label, collective_time_plot, nccl_choice_plot,
+    update_nccl_choice_plot,
 )
 from ..plotting.style import PALETTE, STYLE, styled
 from ..units import format_bytes, format_time
@@ -447,11 +448,9 @@ class NcclChoicePanel(Panel):
                 f"<b>{top:,.0f} GB/s</b> ({'; '.join(bounds)}).")
 
     def _frame_key(self, view):
-        # The busbw legend names the limits drawn at this node count and the crossovers if any:
-        # when those change, the figure is drawn again.
-        choice_map = view.choice_map
-        return (view.machine, choice_map.collective, tuple(sorted(choice_map.bus_bandwidth_limits(view.nodes))),
-                bool(choice_map.crossovers_at(view.nodes)))
+        # The busbw legend names what is drawn at this node count: when it changes, draw again.
+        legend = tuple(handle.get_label() for handle in busbw_legend_handles(view.choice_map, view.nodes))
+        return (view.machine, view.choice_map.collective, legend)
 
     @styled
     def draw(self, view):

@@ -14,6 +14,7 @@ pytest.importorskip("matplotlib")
 from interconnect_lab import catalog, collectives as c, units as u
 from interconnect_lab.collectives import reference as ref
 from interconnect_lab.plotting.collectives import (
+    busbw_legend_handles,
     ALGORITHM_COLORS, PROTOCOL_STYLES, _gb_label, bus_bandwidth_scaling_plot, candidates_plot, choice_label,
     collective_time_plot, crossover_plot, grouped_bandwidth_plot, measured_sweep_plot, nccl_choice_plot,
     reproduction_ratio_plot, update_nccl_choice_plot,
@@ -120,6 +121,16 @@ def test_steps_plot_has_one_panel_per_state():
 
 CHOICES = c.nccl_choice_map("all_reduce", c.collective_system("H100 SXM"), nodes=(1, 2, 16),
                             size_bytes=2.0 ** np.arange(3.0, 35.0))
+
+
+def test_the_busbw_legend_names_only_what_is_drawn_at_the_node_count():
+    one, two = ([h.get_label() for h in busbw_legend_handles(CHOICES, n)] for n in (1, 2))
+    assert not any("ports" in label for label in one)                # one node: no ports to reach
+    assert any("ports" in label for label in two)
+    for labels, nodes in ((one, 1), (two, 2)):
+        assert any("crossover" in label for label in labels) == bool(CHOICES.crossovers_at(nodes))
+    _, busbw_ax = nccl_choice_plot(CHOICES, 2)
+    assert [t.get_text() for t in busbw_ax.get_legend().texts] == two
 
 
 def test_choice_plot_draws_one_bar_per_stretch_coloured_and_hatched_as_its_choice():
