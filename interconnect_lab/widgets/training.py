@@ -13,7 +13,7 @@ import math
 import ipywidgets as widgets
 import numpy as np
 
-from .. import catalog
+from .. import catalog, collectives
 from .. import units as u
 from ..plotting.style import styled
 from ..plotting.training import (
@@ -526,6 +526,15 @@ def _nvlink_gpus():
             if g.scale_up_link is not None and catalog.link(g.scale_up_link).family == "NVLink"]
 
 
+def _nccl_prices(link) -> bool:
+    """Whether the collective model prices ``link``: NCCL's tables start at NVLink 2."""
+    try:
+        collectives.nvlink_bytes_per_s(link)
+    except ValueError:
+        return False
+    return True
+
+
 class TensorParallelPanel(Panel):
     """Tensor-parallel degree, model width, NVLink generation and GPU → per-layer all-reduce time and its share.
 
@@ -558,7 +567,7 @@ class TensorParallelPanel(Panel):
 
     def __init__(self, *, tensor_parallel=8, hidden_size=12288, link="NVLink 4", gpu="H100 SXM",
                  software="Megatron-LM SC21"):
-        links = [name for name, entry in catalog.LINKS.items() if entry.family == "NVLink"]
+        links = [name for name, entry in catalog.LINKS.items() if entry.family == "NVLink" and _nccl_prices(name)]
         self.controls = {
             "tensor_parallel": widgets.SelectionSlider(options=list(DEGREES), value=tensor_parallel,
                                                        description="tensor-parallel degree t",

@@ -282,3 +282,15 @@ def test_run_panel_offers_every_recomputation_policy():
         panel.controls["recompute"].value = name
         steps[name] = panel.result["step"].step_s
     assert steps["every other matmul"] > steps["selective"]
+
+
+def test_the_tensor_parallel_panel_offers_only_links_the_collective_model_prices():
+    # NVLink 1 predates NCCL's tables: offered, every setting with it was refused.
+    pytest.importorskip("ipywidgets")
+    from interconnect_lab.widgets.training import TensorParallelPanel
+
+    panel = TensorParallelPanel()
+    offered = [value for _, value in panel.controls["link"].options]
+    assert "NVLink 1" not in offered and "NVLink 4" in offered
+    for link in offered:
+        panel.compute(**dict(panel.values(), link=link))      # a refusal would raise here
