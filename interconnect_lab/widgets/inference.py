@@ -37,12 +37,43 @@ KV_LINKS = {"co-located (no transfer)": None, "InfiniBand HDR (200 Gb/s)": "Infi
             "InfiniBand XDR (800 Gb/s)": "InfiniBand XDR"}
 
 
+class _BarsPanel(Panel):
+    """A panel whose figure is one axes of bars that change in place, or a note when the model refuses.
+
+    A subclass names ``result_key`` (its result's entry the figure shows), ``plot`` and
+    ``update_plot`` (the plotting pair that draws it and changes it in place) and ``_title``.
+    """
+
+    result_key = ""
+
+    @styled
+    def draw(self, result):
+        ax = self.axes
+        if "error" in result:
+            ax.set_axis_off()
+            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
+            return
+        ax.set_axis_on()
+        self.plot(result[self.result_key], ax=ax, title=self._title(result))
+
+    @styled
+    def redraw(self, result):
+        ax = self.axes
+        if "error" in result or not ax.axison or not ax.patches:
+            return None
+        changed = self.update_plot(ax, result[self.result_key])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
+        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
+        return changed
+
+
 #: How the readouts name what runs.
 _MECHANISM = {"one_shot": "one-shot kernel", "two_shot": "two-shot kernel", "multimem": "NVLink SHARP (multimem)",
               "nccl_symmetric": "NCCL symmetric kernel", "nccl": "NCCL", "none": "none on one GPU"}
 
 
-class ServingPanel(Panel):
+class ServingPanel(_BarsPanel):
     """Model, TP degree, batch, context, KV link and transfer mode → TTFT and ITL, with the network's share.
 
     Everything comes from :func:`interconnect_lab.inference.serving_deployment`
@@ -108,26 +139,9 @@ class ServingPanel(Panel):
         d = result["deployment"]
         return f"{d.model} on {d.tensor_parallel} {d.gpu}, {d.batch} sequences"
 
-    @styled
-    def draw(self, result):
-        ax = self.axes
-        if "error" in result:
-            ax.set_axis_off()
-            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
-            return
-        ax.set_axis_on()
-        serving_plot(result["deployment"], ax=ax, title=self._title(result))
-
-    @styled
-    def redraw(self, result):
-        ax = self.axes
-        if "error" in result or not ax.axison or not ax.patches:
-            return None
-        changed = update_serving_plot(ax, result["deployment"])
-        if not bar_legend_is_current(ax):
-            return None   # another set of parts is drawn: the legend is drawn again with them
-        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
-        return changed
+    result_key = "deployment"
+    plot = staticmethod(serving_plot)
+    update_plot = staticmethod(update_serving_plot)
 
 
 #: Machines of a wide-EP decode deployment: (GPU, GPUs per NVLink domain).
@@ -147,7 +161,7 @@ WIDE_EP_CONTEXTS = (1024, 2048, 4096, 8192, 32768)
 DECODE_KERNELS = ("low_latency", "nccl")
 
 
-class WideEPPanel(Panel):
+class WideEPPanel(_BarsPanel):
     """Machine, EP degree, batch, context, KV format, overlap and expert-parallel kernel → one wide-EP decode step of DeepSeek-V3.
 
     Everything comes from :func:`interconnect_lab.inference.wide_ep_decode_step`; the
@@ -208,26 +222,9 @@ class WideEPPanel(Panel):
         d = result["step"]
         return f"DeepSeek-V3, EP{d.ep_degree} on {d.gpu}, {d.batch_per_gpu} sequences per GPU"
 
-    @styled
-    def draw(self, result):
-        ax = self.axes
-        if "error" in result:
-            ax.set_axis_off()
-            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
-            return
-        ax.set_axis_on()
-        wide_ep_plot(result["step"], ax=ax, title=self._title(result))
-
-    @styled
-    def redraw(self, result):
-        ax = self.axes
-        if "error" in result or not ax.axison or not ax.patches:
-            return None
-        changed = update_wide_ep_plot(ax, result["step"])
-        if not bar_legend_is_current(ax):
-            return None   # another set of parts is drawn: the legend is drawn again with them
-        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
-        return changed
+    result_key = "step"
+    plot = staticmethod(wide_ep_plot)
+    update_plot = staticmethod(update_wide_ep_plot)
 
 
 #: Models of the KV-tier panel.
@@ -240,7 +237,7 @@ _TIER_LINKS = {"InfiniBand NDR (400 Gb/s)": "InfiniBand NDR", "InfiniBand XDR (8
                "Ethernet 100G": "Ethernet 100G"}
 
 
-class KVTierPanel(Panel):
+class KVTierPanel(_BarsPanel):
     """Model, prompt, cached share, tier, link, KV format and layer-by-layer sending → TTFT against recomputing.
 
     Everything comes from :func:`interconnect_lab.inference.disaggregated_ttft` on H100
@@ -294,23 +291,6 @@ class KVTierPanel(Panel):
         r = result["ttft"]
         return f"{r.model}, {r.prompt_tokens:,.0f}-token prompt, prefix in {r.tier}"
 
-    @styled
-    def draw(self, result):
-        ax = self.axes
-        if "error" in result:
-            ax.set_axis_off()
-            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
-            return
-        ax.set_axis_on()
-        ttft_tiers_plot(result["ttft"], ax=ax, title=self._title(result))
-
-    @styled
-    def redraw(self, result):
-        ax = self.axes
-        if "error" in result or not ax.axison or not ax.patches:
-            return None
-        changed = update_ttft_tiers_plot(ax, result["ttft"])
-        if not bar_legend_is_current(ax):
-            return None   # another set of parts is drawn: the legend is drawn again with them
-        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
-        return changed
+    result_key = "ttft"
+    plot = staticmethod(ttft_tiers_plot)
+    update_plot = staticmethod(update_ttft_tiers_plot)
