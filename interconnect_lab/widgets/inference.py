@@ -40,11 +40,11 @@ KV_LINKS = {"co-located (no transfer)": None, "InfiniBand HDR (200 Gb/s)": "Infi
 class _BarsPanel(Panel):
     """A panel whose figure is one axes of bars that change in place, or a note when the model refuses.
 
-    A subclass names ``result_key`` (its result's entry the figure shows), ``plot`` and
-    ``update_plot`` (the plotting pair that draws it and changes it in place) and ``_title``.
+    A subclass names ``_result_key`` (its result's entry the figure shows), ``_plot`` and
+    ``_update_plot`` (the plotting pair that draws it and changes it in place) and ``_title``.
     """
 
-    result_key = ""
+    _result_key = ""
 
     @styled
     def draw(self, result):
@@ -54,14 +54,14 @@ class _BarsPanel(Panel):
             ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
             return
         ax.set_axis_on()
-        self.plot(result[self.result_key], ax=ax, title=self._title(result))
+        self._plot(result[self._result_key], ax=ax, title=self._title(result))
 
     @styled
     def redraw(self, result):
         ax = self.axes
         if "error" in result or not ax.axison or not ax.patches:
             return None
-        changed = self.update_plot(ax, result[self.result_key])
+        changed = self._update_plot(ax, result[self._result_key])
         if not bar_legend_is_current(ax):
             return None   # another set of parts is drawn: the legend is drawn again with them
         changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
@@ -139,9 +139,9 @@ class ServingPanel(_BarsPanel):
         d = result["deployment"]
         return f"{d.model} on {d.tensor_parallel} {d.gpu}, {d.batch} sequences"
 
-    result_key = "deployment"
-    plot = staticmethod(serving_plot)
-    update_plot = staticmethod(update_serving_plot)
+    _result_key = "deployment"
+    _plot = staticmethod(serving_plot)
+    _update_plot = staticmethod(update_serving_plot)
 
 
 #: Machines of a wide-EP decode deployment: (GPU, GPUs per NVLink domain).
@@ -222,9 +222,9 @@ class WideEPPanel(_BarsPanel):
         d = result["step"]
         return f"DeepSeek-V3, EP{d.ep_degree} on {d.gpu}, {d.batch_per_gpu} sequences per GPU"
 
-    result_key = "step"
-    plot = staticmethod(wide_ep_plot)
-    update_plot = staticmethod(update_wide_ep_plot)
+    _result_key = "step"
+    _plot = staticmethod(wide_ep_plot)
+    _update_plot = staticmethod(update_wide_ep_plot)
 
 
 #: Models of the KV-tier panel.
@@ -291,6 +291,6 @@ class KVTierPanel(_BarsPanel):
         r = result["ttft"]
         return f"{r.model}, {r.prompt_tokens:,.0f}-token prompt, prefix in {r.tier}"
 
-    result_key = "ttft"
-    plot = staticmethod(ttft_tiers_plot)
-    update_plot = staticmethod(update_ttft_tiers_plot)
+    _result_key = "ttft"
+    _plot = staticmethod(ttft_tiers_plot)
+    _update_plot = staticmethod(update_ttft_tiers_plot)
