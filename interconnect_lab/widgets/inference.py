@@ -37,43 +37,12 @@ KV_LINKS = {"co-located (no transfer)": None, "InfiniBand HDR (200 Gb/s)": "Infi
             "InfiniBand XDR (800 Gb/s)": "InfiniBand XDR"}
 
 
-class _BarsPanel(Panel):
-    """A panel whose figure is one axes of bars that change in place, or a note when the model refuses.
-
-    A subclass names ``_result_key`` (its result's entry the figure shows), ``_plot`` and
-    ``_update_plot`` (the plotting pair that draws it and changes it in place) and ``_title``.
-    """
-
-    _result_key = ""
-
-    @styled
-    def draw(self, result):
-        ax = self.axes
-        if "error" in result:
-            ax.set_axis_off()
-            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
-            return
-        ax.set_axis_on()
-        self._plot(result[self._result_key], ax=ax, title=self._title(result))
-
-    @styled
-    def redraw(self, result):
-        ax = self.axes
-        if "error" in result or not ax.axison or not ax.patches:
-            return None
-        changed = self._update_plot(ax, result[self._result_key])
-        if not bar_legend_is_current(ax):
-            return None   # another set of parts is drawn: the legend is drawn again with them
-        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
-        return changed
-
-
 #: How the readouts name what runs.
 _MECHANISM = {"one_shot": "one-shot kernel", "two_shot": "two-shot kernel", "multimem": "NVLink SHARP (multimem)",
               "nccl_symmetric": "NCCL symmetric kernel", "nccl": "NCCL", "none": "none on one GPU"}
 
 
-class ServingPanel(_BarsPanel):
+class ServingPanel(Panel):
     """Model, TP degree, batch, context, KV link and transfer mode → TTFT and ITL, with the network's share.
 
     Everything comes from :func:`interconnect_lab.inference.serving_deployment`
@@ -139,9 +108,26 @@ class ServingPanel(_BarsPanel):
         d = result["deployment"]
         return f"{d.model} on {d.tensor_parallel} {d.gpu}, {d.batch} sequences"
 
-    _result_key = "deployment"
-    _plot = staticmethod(serving_plot)
-    _update_plot = staticmethod(update_serving_plot)
+    @styled
+    def draw(self, result):
+        ax = self.axes
+        if "error" in result:
+            ax.set_axis_off()
+            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
+            return
+        ax.set_axis_on()
+        serving_plot(result["deployment"], ax=ax, title=self._title(result))
+
+    @styled
+    def redraw(self, result):
+        ax = self.axes
+        if "error" in result or not ax.axison or not ax.patches:
+            return None
+        changed = update_serving_plot(ax, result["deployment"])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
+        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
+        return changed
 
 
 #: Machines of a wide-EP decode deployment: (GPU, GPUs per NVLink domain).
@@ -161,7 +147,7 @@ WIDE_EP_CONTEXTS = (1024, 2048, 4096, 8192, 32768)
 DECODE_KERNELS = ("low_latency", "nccl")
 
 
-class WideEPPanel(_BarsPanel):
+class WideEPPanel(Panel):
     """Machine, EP degree, batch, context, KV format, overlap and expert-parallel kernel → one wide-EP decode step of DeepSeek-V3.
 
     Everything comes from :func:`interconnect_lab.inference.wide_ep_decode_step`; the
@@ -222,9 +208,26 @@ class WideEPPanel(_BarsPanel):
         d = result["step"]
         return f"DeepSeek-V3, EP{d.ep_degree} on {d.gpu}, {d.batch_per_gpu} sequences per GPU"
 
-    _result_key = "step"
-    _plot = staticmethod(wide_ep_plot)
-    _update_plot = staticmethod(update_wide_ep_plot)
+    @styled
+    def draw(self, result):
+        ax = self.axes
+        if "error" in result:
+            ax.set_axis_off()
+            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
+            return
+        ax.set_axis_on()
+        wide_ep_plot(result["step"], ax=ax, title=self._title(result))
+
+    @styled
+    def redraw(self, result):
+        ax = self.axes
+        if "error" in result or not ax.axison or not ax.patches:
+            return None
+        changed = update_wide_ep_plot(ax, result["step"])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
+        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
+        return changed
 
 
 #: Models of the KV-tier panel.
@@ -237,7 +240,7 @@ _TIER_LINKS = {"InfiniBand NDR (400 Gb/s)": "InfiniBand NDR", "InfiniBand XDR (8
                "Ethernet 100G": "Ethernet 100G"}
 
 
-class KVTierPanel(_BarsPanel):
+class KVTierPanel(Panel):
     """Model, prompt, cached share, tier, link, KV format and layer-by-layer sending → TTFT against recomputing.
 
     Everything comes from :func:`interconnect_lab.inference.disaggregated_ttft` on H100
@@ -291,6 +294,23 @@ class KVTierPanel(_BarsPanel):
         r = result["ttft"]
         return f"{r.model}, {r.prompt_tokens:,.0f}-token prompt, prefix in {r.tier}"
 
-    _result_key = "ttft"
-    _plot = staticmethod(ttft_tiers_plot)
-    _update_plot = staticmethod(update_ttft_tiers_plot)
+    @styled
+    def draw(self, result):
+        ax = self.axes
+        if "error" in result:
+            ax.set_axis_off()
+            ax.text(0.5, 0.5, "not possible: see the line above", ha="center", va="center", transform=ax.transAxes)
+            return
+        ax.set_axis_on()
+        ttft_tiers_plot(result["ttft"], ax=ax, title=self._title(result))
+
+    @styled
+    def redraw(self, result):
+        ax = self.axes
+        if "error" in result or not ax.axison or not ax.patches:
+            return None
+        changed = update_ttft_tiers_plot(ax, result["ttft"])
+        if not bar_legend_is_current(ax):
+            return None   # another set of parts is drawn: the legend is drawn again with them
+        changed.append(ax.set_title(self._title(result), loc="left", fontsize=9))
+        return changed
